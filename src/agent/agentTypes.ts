@@ -1,0 +1,82 @@
+import type { ChatGenerator } from "../chat/chatGenerator";
+import type { ChatMessage } from "../chat/chatMessage";
+import type { StreamingCallback } from "../chat/streaming";
+import type { StateInitialValues, StateSchema, StateValues } from "../state/stateSchema";
+import type { ToolSource } from "../tools/resolveTools";
+
+/** Options of `new Agent(...)`. */
+export interface AgentOptions<S extends StateSchema> {
+  /** The chat model to call: `OpenAIChatGenerator`, `ScriptedChatGenerator` or your own. */
+  chatGenerator: ChatGenerator;
+  /** Decorated tool objects, `Tool`s and `Toolset`s, in any mix. */
+  tools?: readonly ToolSource[];
+  /** Prepended to every run's messages as a system message. */
+  systemPrompt?: string;
+  /** The run's typed State: key → `{ type: <zod>, handler? }`. `messages` is always there. */
+  stateSchema?: S;
+  /** What ends a run: `"text"` (a reply without tool calls) and tool names. Default `["text"]`. */
+  exitConditions?: readonly string[];
+  /** The most model calls one run makes. Default 100. */
+  maxAgentSteps?: number;
+  /** How many tool calls of one step run at once. Default 4. */
+  toolConcurrency?: number;
+  /** A tool call that takes longer fails (the model gets a timeout error) and its signal aborts. Default: no limit. */
+  toolTimeoutMs?: number;
+  /** Throw instead of sending the model an error message when a tool call fails. Default false. */
+  raiseOnToolInvocationFailure?: boolean;
+  /** Receives text deltas, tool-call deltas, tool results and finish chunks. */
+  streamingCallback?: StreamingCallback;
+}
+
+/** Per-run options of `agent.run(...)`; every state key may also be given, as its initial value. */
+export interface AgentRunOptions {
+  /** The conversation so far (the system prompt is prepended). */
+  messages?: ChatMessage[];
+  /** Replaces the Agent's system prompt for this run. */
+  systemPrompt?: string;
+  /** Tool names to select from the Agent's tools, or tools to use instead, for this run. */
+  tools?: ReadonlyArray<string | ToolSource>;
+  /** Provider options for every model call of this run (temperature, max tokens, …). */
+  generationKwargs?: Record<string, unknown>;
+  /** Replaces the Agent's streaming callback for this run. */
+  streamingCallback?: StreamingCallback;
+  /** Aborts the run: the model call and running tools get the signal; `run` rejects with an AbortError. */
+  signal?: AbortSignal;
+}
+
+/** The input of `agent.run(...)`: run options plus initial state values. */
+export type AgentRunInput<S extends StateSchema> = AgentRunOptions & Omit<StateInitialValues<S>, keyof AgentRunOptions>;
+
+/** Why a run ended: `"text"`, the name of an exit-condition tool, or `"max_agent_steps"`. */
+export type ExitReason = "text" | "max_agent_steps" | (string & {});
+
+/** What `agent.run` returns: the conversation, why it ended, and every state key that has a value. */
+export type AgentResult<S extends StateSchema> = Partial<Omit<StateValues<S>, "messages">> & {
+  /** Every message of the run, the input and the system prompt included. */
+  messages: ChatMessage[];
+  /** The last message of the run. */
+  lastMessage: ChatMessage;
+  exitReason: ExitReason;
+  /** How many model calls the run made. */
+  stepCount: number;
+};
+
+/** Names the Agent uses for run options and results; they cannot be state keys. */
+export const reservedStateKeys: readonly string[] = [
+  "lastMessage",
+  "exitReason",
+  "stepCount",
+  "systemPrompt",
+  "tools",
+  "generationKwargs",
+  "streamingCallback",
+  "signal",
+  "snapshot",
+  "breakpoint",
+  "decisions",
+  "confirmationContext",
+  "pendingConfirmations",
+];
+
+/** Option names of `run` (besides state keys). */
+export const runOptionKeys: ReadonlySet<string> = new Set(["messages", "systemPrompt", "tools", "generationKwargs", "streamingCallback", "signal"]);

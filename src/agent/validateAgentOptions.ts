@@ -1,0 +1,70 @@
+import { ConfigurationError } from "../errors";
+import type { NormalizedStateKey } from "../state/stateSchema";
+import type { Tool } from "../tools/tool";
+import { describeKind } from "../util/describeValue";
+import { reservedStateKeys } from "./agentTypes";
+
+const subject = "Agent";
+
+/** Checks a whole number option (≥ minimum); returns it or the default. */
+export function checkCount(name: string, value: unknown, fallback: number, meaning: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
+    throw new ConfigurationError(subject, `Agent has ${name} ${describeKind(value)}: it must be a whole number of at least 1 (${meaning}). Default ${fallback}.`);
+  }
+  return value;
+}
+
+/** Checks that the state schema does not use a name the Agent reserves for run options and results. */
+export function checkReservedKeys(keys: ReadonlyMap<string, NormalizedStateKey>): void {
+  for (const key of keys.keys()) {
+    if (reservedStateKeys.includes(key)) {
+      throw new ConfigurationError(
+        `stateSchema.${key}`,
+        `State key '${key}' is reserved by the Agent for run options and results; rename the key. Reserved: ${reservedStateKeys.join(", ")}.`,
+      );
+    }
+  }
+}
+
+/** Checks that every key a tool reads or writes is in the state schema. */
+export function checkToolStateKeys(tools: Iterable<Tool>, keys: ReadonlyMap<string, NormalizedStateKey>): void {
+  const known = [...keys.keys()].join(", ");
+  for (const tool of tools) {
+    const where = tool.source ? ` (${tool.source})` : "";
+    for (const key of Object.keys(tool.inputsFromState)) {
+      if (!keys.has(key)) {
+        throw new ConfigurationError(
+          `Tool '${tool.name}'`,
+          `Tool '${tool.name}' reads state key '${key}' through inputsFromState, but the Agent's stateSchema has no such key; add '${key}' to stateSchema or fix the key. State keys: ${known}.${where}`,
+        );
+      }
+    }
+    for (const key of Object.keys(tool.outputsToState)) {
+      if (!keys.has(key)) {
+        throw new ConfigurationError(
+          `Tool '${tool.name}'`,
+          `Tool '${tool.name}' writes state key '${key}' through outputsToState, but the Agent's stateSchema has no such key; add '${key}' to stateSchema or fix the key. State keys: ${known}.${where}`,
+        );
+      }
+    }
+  }
+}
+
+/** Checks exit conditions: each is "text" or the name of one of the Agent's tools. */
+export function checkExitConditions(value: unknown, toolNames: readonly string[]): readonly string[] {
+  if (value === undefined) return ["text"];
+  const valid = ["text", ...toolNames];
+  if (!Array.isArray(value) || value.length === 0) {
+    throw new ConfigurationError(subject, `Agent has exitConditions ${describeKind(value)}: pass a non-empty array of "text" and tool names. Valid exit conditions: ${valid.join(", ")}.`);
+  }
+  for (const condition of value) {
+    if (typeof condition !== "string" || !valid.includes(condition)) {
+      throw new ConfigurationError(
+        subject,
+        `Agent has exit condition ${typeof condition === "string" ? `'${condition}'` : describeKind(condition)}, which is neither "text" nor the name of one of its tools. Valid exit conditions: ${valid.join(", ")}.`,
+      );
+    }
+  }
+  return Object.freeze([...value]);
+}

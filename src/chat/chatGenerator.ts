@@ -1,0 +1,45 @@
+import type { JsonSchema } from "../tools/jsonSchema";
+import type { ChatMessage } from "./chatMessage";
+import type { StreamingCallback } from "./streaming";
+
+/** A tool as a chat generator sends it to the model. */
+export interface ToolSpec {
+  readonly name: string;
+  readonly description: string;
+  /** The JSON Schema of the arguments the model may send (injected parameters are not in it). */
+  readonly parameters: JsonSchema;
+  /** Whether the schema is strict-compatible (generators may send it in strict mode). */
+  readonly strict: boolean;
+}
+
+/** Token counts reported by the provider. */
+export interface TokenUsage {
+  readonly promptTokens?: number;
+  readonly completionTokens?: number;
+  readonly totalTokens?: number;
+}
+
+/** One call to a chat model. */
+export interface ChatGeneratorRequest {
+  /** The whole conversation so far. */
+  readonly messages: readonly ChatMessage[];
+  /** The tools the model may call this step. */
+  readonly tools: readonly ToolSpec[];
+  /** Provider options for this call (temperature, max tokens, …). */
+  readonly generationKwargs?: Readonly<Record<string, unknown>>;
+  /** When given, the generator streams and forwards text and tool-call deltas. */
+  readonly streamingCallback?: StreamingCallback;
+  /** Aborts the request. */
+  readonly signal?: AbortSignal;
+}
+
+/** What a chat model answered. */
+export interface ChatGeneratorResponse {
+  readonly replies: ChatMessage[];
+  readonly meta?: { readonly model?: string; readonly usage?: TokenUsage; readonly finishReason?: string; readonly [key: string]: unknown };
+}
+
+/** A chat model the Agent can call: the OpenAI generator, the scripted one, or your own. */
+export interface ChatGenerator {
+  run(request: ChatGeneratorRequest): Promise<ChatGeneratorResponse>;
+}

@@ -1,0 +1,226 @@
+import { z } from "zod";
+import { formatPath } from "../util/formatPath";
+
+/** Who a message is from. */
+export type ChatRole = "system" | "user" | "assistant" | "tool";
+
+/** A request from the model to run one tool. */
+export interface ToolCall {
+  /** The provider's id for the call; tool results refer to it. */
+  readonly id?: string;
+  /** The name of the tool to run. */
+  readonly toolName: string;
+  /**
+   * The parsed arguments. When a provider's arguments were not valid JSON the call is kept and the
+   * raw text is here as a string; the tool-calling step answers the model with a JSON error.
+   */
+  readonly arguments: Readonly<Record<string, unknown>> | string;
+}
+
+/** The outcome of one tool call, as sent back to the model. */
+export interface ToolCallResult {
+  /** The text the model sees. */
+  readonly result: string;
+  /** The call this result answers. */
+  readonly origin: ToolCall;
+  /** True when the call failed (unknown tool, invalid arguments, a throw, a rejected call). */
+  readonly error: boolean;
+}
+
+/** One part of a message's content. */
+export type ChatMessageContent =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "toolCall"; readonly toolCall: ToolCall }
+  | { readonly type: "toolCallResult"; readonly toolCallResult: ToolCallResult };
+
+/** Optional fields of a message. */
+export interface ChatMessageOptions {
+  /** Provider data: model, usage, finish reason, … */
+  meta?: Record<string, unknown>;
+  /** The participant's name. */
+  name?: string;
+}
+
+/** The JSON form of a tool call (Haystack's dict shape). */
+export interface ToolCallJSON {
+  tool_name: string;
+  arguments: Record<string, unknown> | string;
+  id: string | null;
+}
+
+/** The JSON form of a message (Haystack's dict shape), as produced by `toJSON()`. */
+export interface ChatMessageJSON {
+  role: ChatRole;
+  meta: Record<string, unknown>;
+  name: string | null;
+  content: Array<
+    | { text: string }
+    | { tool_call: ToolCallJSON }
+    | { tool_call_result: { result: string; origin: ToolCallJSON; error: boolean } }
+  >;
+}
+
+const toolCallJsonSchema = z.object({
+  tool_name: z.string(),
+  arguments: z.union([z.record(z.string(), z.unknown()), z.string()]),
+  id: z.string().nullable().optional(),
+});
+
+const chatMessageJsonSchema = z.object({
+  role: z.enum(["system", "user", "assistant", "tool"]),
+  meta: z.record(z.string(), z.unknown()).optional(),
+  name: z.string().nullable().optional(),
+  content: z.array(
+    z.union([
+      z.object({ text: z.string() }),
+      z.object({ tool_call: toolCallJsonSchema }),
+      z.object({
+        tool_call_result: z.object({ result: z.string(), origin: toolCallJsonSchema, error: z.boolean() }),
+      }),
+    ]),
+  ),
+});
+
+/**
+ * One message of a conversation. Messages are immutable: build them with the static constructors
+ * (`fromUser`, `fromSystem`, `fromAssistant`, `fromTool`) and read them with the getters.
+ */
+export class ChatMessage {
+  readonly role: ChatRole;
+  readonly content: readonly ChatMessageContent[];
+  readonly meta: Readonly<Record<string, unknown>>;
+  readonly name: string | undefined;
+
+  private constructor(role: ChatRole, content: ChatMessageContent[], options: ChatMessageOptions = {}) {
+    this.role = role;
+    this.content = Object.freeze(content);
+    this.meta = deepFreeze(structuredCloneIfNeeded(options.meta ?? {}));
+    this.name = options.name;
+    Object.freeze(this);
+  }
+
+  /** A message from the user. */
+  static fromUser(text: string, options?: ChatMessageOptions): ChatMessage {
+    return new ChatMessage("user", [textPart(text)], options);
+  }
+
+  /** A system instruction. */
+  static fromSystem(text: string, options?: ChatMessageOptions): ChatMessage {
+    return new ChatMessage("system", [textPart(text)], options);
+  }
+
+  /** A reply from the model: text, tool calls, or both. */
+  static fromAssistant(text?: string, options: ChatMessageOptions & { toolCalls?: readonly ToolCall[] } = {}): ChatMessage {
+    const content: ChatMessageContent[] = [];
+    if (text !== undefined) content.push(textPart(text));
+    for (const call of options.toolCalls ?? []) content.push({ type: "toolCall", toolCall: freezeToolCall(call) });
+    return new ChatMessage("assistant", content, options);
+  }
+
+  /** The result of running a tool call. */
+  static fromTool(result: string, origin: ToolCall, options: ChatMessageOptions & { error?: boolean } = {}): ChatMessage {
+    const toolCallResult = Object.freeze({ result, origin: freezeToolCall(origin), error: options.error ?? false });
+    return new ChatMessage("tool", [Object.freeze({ type: "toolCallResult" as const, toolCallResult })], options);
+  }
+
+  /** Rebuilds a message from its JSON form (`toJSON()`, or a Haystack ChatMessage dict). */
+  static fromJSON(json: unknown): ChatMessage {
+    const parsed = chatMessageJsonSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new TypeError(
+        `ChatMessage.fromJSON received a value that is not a ChatMessage JSON object: ${formatPath(issue.path)}: ${issue.message}. ` +
+          `Pass what ChatMessage.toJSON() produced ({ role, meta, name, content: [...] }).`,
+      );
+    }
+    const { role, meta, name, content } = parsed.data;
+    const parts: ChatMessageContent[] = content.map((part) => {
+      if ("text" in part) return textPart(part.text);
+      if ("tool_call" in part) return { type: "toolCall", toolCall: freezeToolCall(toolCallFromJSON(part.tool_call)) };
+      const r = part.tool_call_result;
+      return {
+        type: "toolCallResult",
+        toolCallResult: Object.freeze({ result: r.result, origin: freezeToolCall(toolCallFromJSON(r.origin)), error: r.error }),
+      };
+    });
+    return new ChatMessage(role, parts, { meta, name: name ?? undefined });
+  }
+
+  /** The first text part, or `undefined`. */
+  get text(): string | undefined {
+    for (const part of this.content) if (part.type === "text") return part.text;
+    return undefined;
+  }
+
+  /** Every tool call in this message, in order. */
+  get toolCalls(): ToolCall[] {
+    const calls: ToolCall[] = [];
+    for (const part of this.content) if (part.type === "toolCall") calls.push(part.toolCall);
+    return calls;
+  }
+
+  /** The first tool call, or `undefined`. */
+  get toolCall(): ToolCall | undefined {
+    for (const part of this.content) if (part.type === "toolCall") return part.toolCall;
+    return undefined;
+  }
+
+  /** Every tool result in this message, in order. */
+  get toolCallResults(): ToolCallResult[] {
+    const results: ToolCallResult[] = [];
+    for (const part of this.content) if (part.type === "toolCallResult") results.push(part.toolCallResult);
+    return results;
+  }
+
+  /** The first tool result, or `undefined`. */
+  get toolCallResult(): ToolCallResult | undefined {
+    for (const part of this.content) if (part.type === "toolCallResult") return part.toolCallResult;
+    return undefined;
+  }
+
+  /** The message in Haystack's dict shape; `ChatMessage.fromJSON` reverses it. */
+  toJSON(): ChatMessageJSON {
+    return {
+      role: this.role,
+      meta: structuredClone(this.meta) as Record<string, unknown>,
+      name: this.name ?? null,
+      content: this.content.map((part) => {
+        if (part.type === "text") return { text: part.text };
+        if (part.type === "toolCall") return { tool_call: toolCallToJSON(part.toolCall) };
+        const r = part.toolCallResult;
+        return { tool_call_result: { result: r.result, origin: toolCallToJSON(r.origin), error: r.error } };
+      }),
+    };
+  }
+}
+
+function textPart(text: string): ChatMessageContent {
+  return Object.freeze({ type: "text" as const, text });
+}
+
+function freezeToolCall(call: ToolCall): ToolCall {
+  if (Object.isFrozen(call)) return call;
+  const args = typeof call.arguments === "string" ? call.arguments : deepFreeze(structuredClone(call.arguments));
+  return Object.freeze(call.id === undefined ? { toolName: call.toolName, arguments: args } : { id: call.id, toolName: call.toolName, arguments: args });
+}
+
+function toolCallToJSON(call: ToolCall): ToolCallJSON {
+  const args = typeof call.arguments === "string" ? call.arguments : (structuredClone(call.arguments) as Record<string, unknown>);
+  return { tool_name: call.toolName, arguments: args, id: call.id ?? null };
+}
+
+function toolCallFromJSON(json: z.infer<typeof toolCallJsonSchema>): ToolCall {
+  return json.id == null ? { toolName: json.tool_name, arguments: json.arguments } : { id: json.id, toolName: json.tool_name, arguments: json.arguments };
+}
+
+function structuredCloneIfNeeded<T>(value: T): T {
+  return Object.isFrozen(value) ? value : structuredClone(value);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}

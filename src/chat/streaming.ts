@@ -1,0 +1,41 @@
+import type { ToolCall, ToolCallResult } from "./chatMessage";
+
+/** A piece of assistant text as the model produces it. */
+export interface TextDeltaChunk {
+  readonly type: "text";
+  readonly delta: string;
+}
+
+/** A piece of a tool call as the model produces it; pieces with the same `index` form one call. */
+export interface ToolCallDeltaChunk {
+  readonly type: "toolCallDelta";
+  /** Position of the call within the reply. */
+  readonly index: number;
+  /** The call id, on the first piece. */
+  readonly id?: string;
+  /** The tool name, on the first piece. */
+  readonly toolName?: string;
+  /** A piece of the arguments' JSON text. */
+  readonly argumentsDelta: string;
+}
+
+/** One finished tool call with its result, sent in call order after the result is merged. */
+export interface ToolResultChunk {
+  readonly type: "toolResult";
+  /** Position of the call within the step. */
+  readonly index: number;
+  readonly toolCall: ToolCall;
+  readonly result: ToolCallResult;
+}
+
+/** The end of a model call (`finishReason` from the provider) or of a step's tool calls (`"tool_call_results"`). */
+export interface FinishChunk {
+  readonly type: "finish";
+  readonly finishReason: string;
+}
+
+/** What a streaming callback receives. */
+export type StreamingChunk = TextDeltaChunk | ToolCallDeltaChunk | ToolResultChunk | FinishChunk;
+
+/** Receives streaming chunks; may be async (the run waits for it). */
+export type StreamingCallback = (chunk: StreamingChunk) => void | Promise<void>;

@@ -1,0 +1,153 @@
+/**
+ * Every error toolwright throws at run time extends {@link ToolwrightError}. Each error carries
+ * structured fields beside its message (the tool name, the state key, …) and keeps the original
+ * error as `cause`.
+ */
+export class ToolwrightError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A problem with how an Agent, a tool or a state schema is set up; thrown before anything runs. */
+export class ConfigurationError extends ToolwrightError {
+  /** What is misconfigured: `Agent`, `Tool 'search'`, `SupportTools.searchTickets`, `stateSchema.tickets`. */
+  readonly subject: string;
+
+  constructor(subject: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.subject = subject;
+  }
+}
+
+/** `State.set` (or initial data) named a key that the state schema does not declare. */
+export class StateKeyError extends ToolwrightError {
+  /** The unknown key. */
+  readonly key: string;
+  /** The keys the schema declares. */
+  readonly knownKeys: readonly string[];
+
+  constructor(key: string, knownKeys: readonly string[]) {
+    super(
+      `State key '${key}' is not in the state schema. ` +
+        `Declare it in stateSchema or use a known key. Known keys: ${knownKeys.join(", ")}.`,
+    );
+    this.key = key;
+    this.knownKeys = knownKeys;
+  }
+}
+
+/** A value written to State (after merging) does not match the key's zod type; nothing was stored. */
+export class StateTypeError extends ToolwrightError {
+  /** The state key that rejected the value. */
+  readonly key: string;
+  /** What the zod type expected, as zod describes it (first problem). */
+  readonly expected: string;
+  /** What was received instead (first problem). */
+  readonly got: string;
+
+  constructor(key: string, problems: string, expected: string, got: string, options?: { cause?: unknown }) {
+    super(`State key '${key}' rejected a value that does not match its type: ${problems}. The value was not stored.`, options);
+    this.key = key;
+    this.expected = expected;
+    this.got = got;
+  }
+}
+
+/** The model called a tool that is not among the run's tools (raised with `raiseOnToolInvocationFailure`). */
+export class ToolNotFoundError extends ToolwrightError {
+  readonly toolName: string;
+  readonly availableTools: readonly string[];
+
+  constructor(message: string, toolName: string, availableTools: readonly string[]) {
+    super(message);
+    this.toolName = toolName;
+    this.availableTools = availableTools;
+  }
+}
+
+/** One problem found in a tool call's arguments, at a path such as `filter.dateRange.from`. */
+export interface ArgumentProblem {
+  /** Where the problem is: `""` for the arguments object itself, else `limit`, `items[2].name`. */
+  readonly path: string;
+  /** What is wrong there, e.g. `must be integer`. */
+  readonly message: string;
+}
+
+/** The model's arguments for a tool call were not valid JSON or did not match the tool's schema. */
+export class ToolArgumentsError extends ToolwrightError {
+  readonly toolName: string;
+  readonly problems: readonly ArgumentProblem[];
+
+  constructor(message: string, toolName: string, problems: readonly ArgumentProblem[]) {
+    super(message);
+    this.toolName = toolName;
+    this.problems = problems;
+  }
+}
+
+/** A tool threw (raised with `raiseOnToolInvocationFailure`); the tool's own error is `cause`. */
+export class ToolInvocationError extends ToolwrightError {
+  readonly toolName: string;
+
+  constructor(message: string, toolName: string, options: { cause: unknown }) {
+    super(message, options);
+    this.toolName = toolName;
+  }
+}
+
+/** Merging a tool's output into State failed (unknown key, ill-typed value, a handler that threw). */
+export class StateMergeError extends ToolwrightError {
+  readonly toolName: string;
+  readonly stateKey: string;
+
+  constructor(message: string, toolName: string, stateKey: string, options: { cause: unknown }) {
+    super(message, options);
+    this.toolName = toolName;
+    this.stateKey = stateKey;
+  }
+}
+
+/** Turning a tool's result into message text failed (an `outputsToString` handler threw). */
+export class ToolResultConversionError extends ToolwrightError {
+  readonly toolName: string;
+
+  constructor(message: string, toolName: string, options: { cause: unknown }) {
+    super(message, options);
+    this.toolName = toolName;
+  }
+}
+
+/** The chat model's provider failed (after its own retries). */
+export class ChatGeneratorError extends ToolwrightError {
+  /** HTTP status, when the provider answered with one. */
+  readonly status?: number;
+  /** The provider's own error message, when it sent one. */
+  readonly providerMessage?: string;
+
+  constructor(message: string, options: { cause?: unknown; status?: number; providerMessage?: string } = {}) {
+    super(message, { cause: options.cause });
+    this.status = options.status;
+    this.providerMessage = options.providerMessage;
+  }
+}
+
+/** A run was aborted through its `signal`. Its `name` is `"AbortError"`, like the platform's. */
+export class AbortError extends ToolwrightError {
+  constructor(message = "The agent run was aborted.", options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "AbortError";
+  }
+}
+
+/** Describes any thrown value in one line, for messages: an Error's message, else its string form. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  if (typeof error === "string") return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}

@@ -1,0 +1,35 @@
+export { Agent } from "./agent/agent";
+export type { AgentOptions, AgentResult, AgentRunInput, AgentRunOptions, ExitReason } from "./agent/agentTypes";
+export type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse, TokenUsage, ToolSpec } from "./chat/chatGenerator";
+export { ChatMessage } from "./chat/chatMessage";
+export type { ChatMessageContent, ChatMessageJSON, ChatMessageOptions, ChatRole, ToolCall, ToolCallJSON, ToolCallResult } from "./chat/chatMessage";
+export type { FinishChunk, StreamingCallback, StreamingChunk, TextDeltaChunk, ToolCallDeltaChunk, ToolResultChunk } from "./chat/streaming";
+export {
+  AbortError,
+  ChatGeneratorError,
+  ConfigurationError,
+  StateKeyError,
+  StateMergeError,
+  StateTypeError,
+  ToolArgumentsError,
+  ToolInvocationError,
+  ToolNotFoundError,
+  ToolResultConversionError,
+  ToolwrightError,
+} from "./errors";
+export type { ArgumentProblem } from "./errors";
+export type { JsonValue } from "./state/jsonCodec";
+export { mergeLists, replaceValues } from "./state/mergeHandlers";
+export type { MergeHandler } from "./state/mergeHandlers";
+export { State } from "./state/state";
+export type { StateJSON } from "./state/state";
+export { chatMessageSchema } from "./state/stateSchema";
+export type { StateInitialValues, StateKey, StateKeySchema, StateSchema, StateValue, StateValues, StateWriteValue } from "./state/stateSchema";
+export type { JsonSchema } from "./tools/jsonSchema";
+export type { StrictCompatibility } from "./tools/strictCompatibility";
+export { Tool } from "./tools/tool";
+export type { ToolArguments, ToolContext, ToolOptions, ToolParameters } from "./tools/tool";
+export type { InputsFromState, OutputsToState, OutputsToString, OutputToState } from "./tools/toolOutputs";
+export type { ToolSource } from "./tools/resolveTools";
+export { Toolset } from "./tools/toolset";
+export type { ToolsetOptions } from "./tools/toolset";

@@ -1,0 +1,119 @@
+import { ChatMessage } from "../chat/chatMessage";
+import { formatPath } from "../util/formatPath";
+import { describeKind } from "../util/describeValue";
+import { type ZodSchema, zodDef } from "./zodIntrospection";
+
+/** A value with a JSON form. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * Converts a state value to plain JSON: `Date` → ISO string, anything with `toJSON()` (such as
+ * `ChatMessage`) → its JSON. Throws a `TypeError` naming the path of a value with no JSON form.
+ */
+export function toJsonValue(value: unknown, path: PropertyKey[] = [], seen: Set<object> = new Set()): JsonValue {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw noJsonForm(path, `the number ${value}`);
+    return value;
+  }
+  if (typeof value === "object") {
+    if (value instanceof Map || value instanceof Set) throw noJsonForm(path, describeKind(value));
+    if (seen.has(value)) throw noJsonForm(path, "a circular reference");
+    seen.add(value);
+    try {
+      const withToJSON = value as { toJSON?: () => unknown };
+      if (typeof withToJSON.toJSON === "function") return toJsonValue(withToJSON.toJSON(), path, seen);
+      if (Array.isArray(value)) return value.map((item, i) => (item === undefined ? null : toJsonValue(item, [...path, i], seen)));
+      const out: { [key: string]: JsonValue } = {};
+      for (const [key, item] of Object.entries(value)) if (item !== undefined && typeof item !== "function") out[key] = toJsonValue(item, [...path, key], seen);
+      return out;
+    } finally {
+      seen.delete(value);
+    }
+  }
+  throw noJsonForm(path, describeKind(value));
+}
+
+function noJsonForm(path: PropertyKey[], what: string): TypeError {
+  return new TypeError(`${formatPath(path)} holds ${what}, which has no JSON form; keep only JSON-representable values in State to serialize it.`);
+}
+
+/**
+ * Rebuilds a value from its JSON form, guided by the zod schema that describes it: ISO strings
+ * where the schema has `z.date()` become `Date`s, message JSON where it has a ChatMessage becomes
+ * a `ChatMessage`. Everything else is returned as it is; the caller validates the result.
+ */
+export function fromJsonValue(schema: ZodSchema, json: unknown): unknown {
+  const def = zodDef(schema);
+  switch (def.type) {
+    case "date":
+      return typeof json === "string" || typeof json === "number" ? new Date(json) : json;
+    case "custom":
+      return reviveCustom(schema, json);
+    case "optional":
+    case "nullable":
+    case "default":
+    case "prefault":
+    case "nonoptional":
+    case "readonly":
+    case "catch":
+      return json === null || json === undefined ? json : fromJsonValue(def.innerType as ZodSchema, json);
+    case "pipe":
+      return fromJsonValue(def.in as ZodSchema, json);
+    case "lazy":
+      return fromJsonValue((def.getter as () => ZodSchema)(), json);
+    case "array":
+      return Array.isArray(json) ? json.map((item) => fromJsonValue(def.element as ZodSchema, item)) : json;
+    case "tuple": {
+      if (!Array.isArray(json)) return json;
+      const items = def.items as ZodSchema[];
+      const rest = def.rest as ZodSchema | null | undefined;
+      return json.map((item, i) => {
+        const itemSchema = items[i] ?? rest;
+        return itemSchema ? fromJsonValue(itemSchema, item) : item;
+      });
+    }
+    case "object": {
+      if (!isPlainObject(json)) return json;
+      const shape = def.shape as Record<string, ZodSchema>;
+      const catchall = def.catchall as ZodSchema | undefined;
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(json)) {
+        const itemSchema = shape[key] ?? catchall;
+        out[key] = itemSchema ? fromJsonValue(itemSchema, item) : item;
+      }
+      return out;
+    }
+    case "record": {
+      if (!isPlainObject(json)) return json;
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(json)) out[key] = fromJsonValue(def.valueType as ZodSchema, item);
+      return out;
+    }
+    case "union": {
+      for (const option of def.options as ZodSchema[]) {
+        const revived = fromJsonValue(option, json);
+        if (option.safeParse(revived).success) return revived;
+      }
+      return json;
+    }
+    case "intersection":
+      return fromJsonValue(def.right as ZodSchema, fromJsonValue(def.left as ZodSchema, json));
+    default:
+      return json;
+  }
+}
+
+function reviveCustom(schema: ZodSchema, json: unknown): unknown {
+  if (!isPlainObject(json) || !("role" in json) || !("content" in json)) return json;
+  try {
+    const message = ChatMessage.fromJSON(json);
+    return schema.safeParse(message).success ? message : json;
+  } catch {
+    return json;
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

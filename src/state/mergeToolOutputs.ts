@@ -1,0 +1,37 @@
+import type { OutputsToState } from "../tools/toolOutputs";
+import type { State } from "./state";
+
+/** A failed write while merging a tool's outputs. */
+export interface MergeFailure {
+  readonly stateKey: string;
+  readonly error: unknown;
+}
+
+/**
+ * Merges a tool's result into State as `outputsToState` says. Only a plain-object result is
+ * merged; for each key, `source` picks a property (an absent or undefined one writes nothing) and no
+ * `source` writes the whole result, with the entry's handler or the key's own. Stops at the first
+ * failed write and returns it; earlier writes of the same call stay.
+ */
+export function mergeToolOutputs(state: State, result: unknown, outputsToState: Readonly<OutputsToState>): MergeFailure | undefined {
+  if (!isPlainObject(result)) return undefined;
+  for (const [stateKey, config] of Object.entries(outputsToState)) {
+    let value: unknown = result;
+    if (config.source !== undefined) {
+      value = Object.prototype.hasOwnProperty.call(result, config.source) ? result[config.source] : undefined;
+      if (value === undefined) continue;
+    }
+    try {
+      state.set(stateKey, value as never, config.handler);
+    } catch (error) {
+      return { stateKey, error };
+    }
+  }
+  return undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}

@@ -1,0 +1,52 @@
+import type { z } from "zod";
+
+/** Any zod (v4) schema. */
+export type ZodSchema = z.ZodType;
+
+interface ZodDef {
+  type: string;
+  innerType?: ZodSchema;
+  element?: ZodSchema;
+  checks?: unknown[];
+}
+
+/** True for a zod v4 schema (duck-typed, so a second copy of zod is recognised too). */
+export function isZodSchema(value: unknown): value is ZodSchema {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "_zod" in value &&
+    typeof (value as { safeParse?: unknown }).safeParse === "function"
+  );
+}
+
+/** The schema's definition record (`schema._zod.def`). */
+export function zodDef(schema: ZodSchema): ZodDef & Record<string, unknown> {
+  return (schema as unknown as { _zod: { def: ZodDef & Record<string, unknown> } })._zod.def;
+}
+
+const transparentWrappers = new Set(["optional", "nullable", "default", "prefault", "nonoptional"]);
+
+/** Strips `optional`/`nullable`/`default` wrappers; returns the inner schema. */
+export function unwrapZod(schema: ZodSchema): ZodSchema {
+  let current = schema;
+  for (let def = zodDef(current); transparentWrappers.has(def.type) && def.innerType; def = zodDef(current)) {
+    current = def.innerType;
+  }
+  return current;
+}
+
+/** True when the schema (after unwrapping optional/nullable/default) is an array. */
+export function isZodArray(schema: ZodSchema): boolean {
+  return zodDef(unwrapZod(schema)).type === "array";
+}
+
+/**
+ * The element schema when items can be validated one by one and appended: an array (behind
+ * optional/nullable/default only) with no checks of its own such as `.min()`. Otherwise undefined.
+ */
+export function appendableElement(schema: ZodSchema): ZodSchema | undefined {
+  const def = zodDef(unwrapZod(schema));
+  if (def.type !== "array" || (def.checks && def.checks.length > 0)) return undefined;
+  return def.element;
+}

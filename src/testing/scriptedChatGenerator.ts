@@ -1,0 +1,69 @@
+import type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse } from "../chat/chatGenerator";
+import { ChatMessage } from "../chat/chatMessage";
+import { describeKind } from "../util/describeValue";
+
+/** One scripted answer: a reply, several replies, or a function of the request returning them. */
+export type ScriptEntry =
+  | ChatMessage
+  | readonly ChatMessage[]
+  | ((request: ChatGeneratorRequest) => ChatMessage | readonly ChatMessage[] | Promise<ChatMessage | readonly ChatMessage[]>);
+
+/**
+ * A chat model that answers from a script, one entry per call, for tests and offline examples.
+ * It streams its replies through the request's streaming callback like a real model would.
+ *
+ * @example
+ * const model = new ScriptedChatGenerator([
+ *   ChatMessage.fromAssistant(undefined, { toolCalls: [{ id: "1", toolName: "search", arguments: { query: "x" } }] }),
+ *   ChatMessage.fromAssistant("Found it."),
+ * ]);
+ */
+export class ScriptedChatGenerator implements ChatGenerator {
+  /** Every request received, in order. */
+  readonly requests: ChatGeneratorRequest[] = [];
+  readonly #script: readonly ScriptEntry[];
+
+  constructor(script: readonly ScriptEntry[]) {
+    if (!Array.isArray(script)) throw new TypeError(`ScriptedChatGenerator needs an array of script entries, got ${describeKind(script)}.`);
+    this.#script = [...script];
+  }
+
+  /** How many entries the script has not answered yet. */
+  get remaining(): number {
+    return this.#script.length - this.requests.length;
+  }
+
+  async run(request: ChatGeneratorRequest): Promise<ChatGeneratorResponse> {
+    request.signal?.throwIfAborted();
+    const call = this.requests.length + 1;
+    this.requests.push({ ...request, messages: [...request.messages] });
+    const entry = this.#script[call - 1];
+    if (entry === undefined) {
+      throw new Error(
+        `ScriptedChatGenerator received call ${call}, but its script has ${this.#script.length} ${this.#script.length === 1 ? "entry" : "entries"}; add an entry for every model call the run makes.`,
+      );
+    }
+    const answer = typeof entry === "function" ? await entry(request) : entry;
+    const replies = answer instanceof ChatMessage ? [answer] : [...answer];
+    for (const [i, reply] of replies.entries()) {
+      if (!(reply instanceof ChatMessage)) {
+        throw new TypeError(`ScriptedChatGenerator script entry ${call} gave ${describeKind(reply)} at reply ${i}; give ChatMessage objects.`);
+      }
+    }
+    if (request.streamingCallback) await streamReplies(replies, request);
+    return { replies, meta: { model: "scripted", finishReason: replies.some((r) => r.toolCalls.length > 0) ? "tool_calls" : "stop" } };
+  }
+}
+
+async function streamReplies(replies: readonly ChatMessage[], request: ChatGeneratorRequest): Promise<void> {
+  const callback = request.streamingCallback!;
+  for (const reply of replies) {
+    const text = reply.text;
+    if (text) for (const piece of text.match(/\S+\s*|\s+/g) ?? []) await callback({ type: "text", delta: piece });
+    for (const [index, toolCall] of reply.toolCalls.entries()) {
+      const argumentsDelta = typeof toolCall.arguments === "string" ? toolCall.arguments : JSON.stringify(toolCall.arguments);
+      await callback({ type: "toolCallDelta", index, id: toolCall.id, toolName: toolCall.toolName, argumentsDelta });
+    }
+  }
+  await callback({ type: "finish", finishReason: replies.some((r) => r.toolCalls.length > 0) ? "tool_calls" : "stop" });
+}

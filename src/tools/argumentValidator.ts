@@ -1,0 +1,149 @@
+import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import type { ArgumentProblem } from "../errors";
+import type { ZodSchema } from "../state/zodIntrospection";
+import { describeKind } from "../util/describeValue";
+import { formatPath, pointerToPath } from "../util/formatPath";
+import type { JsonSchema } from "./jsonSchema";
+import { stripOptionalNulls } from "./stripOptionalNulls";
+
+/** The outcome of checking a tool call's arguments. */
+export type ValidationOutcome =
+  | { readonly ok: true; readonly value: Record<string, unknown> }
+  | { readonly ok: false; readonly problems: ArgumentProblem[] };
+
+/** Checks model arguments (already parsed from JSON) against a tool's parameters. */
+export interface ArgumentValidator {
+  validate(args: Record<string, unknown>): ValidationOutcome;
+}
+
+let ajv: Ajv2020 | undefined;
+const compiled = new WeakMap<object, ValidateFunction>();
+
+function sharedAjv(): Ajv2020 {
+  if (!ajv) {
+    // strict: false lets user schemas carry annotations ajv does not know (x-*, examples, …).
+    ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false });
+    addFormats(ajv);
+  }
+  return ajv;
+}
+
+/** Compiles a JSON Schema once (cached by object identity). Throws ajv's error for an invalid schema. */
+export function compileJsonSchema(schema: JsonSchema): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = sharedAjv().compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+/** A validator for a JSON Schema: optional `null`s are dropped, then ajv checks the rest. */
+export function jsonSchemaValidator(schema: JsonSchema): ArgumentValidator {
+  const validate = compileJsonSchema(schema);
+  return {
+    validate(args) {
+      const value = stripOptionalNulls(args, schema) as Record<string, unknown>;
+      if (validate(value)) return { ok: true, value };
+      return { ok: false, problems: problemsFromAjv(validate.errors ?? []) };
+    },
+  };
+}
+
+/**
+ * A validator for a zod object: optional `null`s are dropped (using the schema's JSON form), then
+ * zod parses; its output (defaults, transforms) is what the tool receives.
+ */
+export function zodArgumentValidator(schema: ZodSchema, jsonForm: JsonSchema): ArgumentValidator {
+  return {
+    validate(args) {
+      const value = stripOptionalNulls(args, jsonForm) as Record<string, unknown>;
+      const result = schema.safeParse(value);
+      if (result.success) return { ok: true, value: result.data as Record<string, unknown> };
+      return {
+        ok: false,
+        problems: result.error.issues.map((issue) => {
+          if (issue.code === "unrecognized_keys") {
+            return { path: formatPath([...issue.path, ...issue.keys.slice(0, 1)]), message: unknownPropertyMessage(issue.path.length === 0, Object.keys(jsonForm.properties ?? {})) };
+          }
+          return { path: formatPath(issue.path), message: `${issue.message.replace(/^Invalid input: /, "")}` };
+        }),
+      };
+    },
+  };
+}
+
+function unknownPropertyMessage(atRoot: boolean, allowed: string[]): string {
+  const list = allowed.length > 0 ? allowed.join(", ") : "none";
+  return atRoot ? `is not a parameter of this tool (parameters: ${list})` : `is not an allowed property (allowed: ${list})`;
+}
+
+/** Turns ajv errors into one problem per path, choosing the closest branch of a failed `anyOf`. */
+export function problemsFromAjv(errors: readonly ErrorObject[]): ArgumentProblem[] {
+  const kept = collapseBranches(errors);
+  const problems: ArgumentProblem[] = [];
+  const seen = new Set<string>();
+  for (const error of kept) {
+    const problem = describeAjvError(error);
+    const key = `${problem.path}\u0000${problem.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      problems.push(problem);
+    }
+  }
+  return problems;
+}
+
+// A failed anyOf/oneOf yields an error per branch. Keep the errors of the branch that got closest
+// (one whose type matched), or a single "must be X or Y" when no branch had the right type.
+function collapseBranches(errors: readonly ErrorObject[]): ErrorObject[] {
+  const unions = errors.filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf");
+  if (unions.length === 0) return [...errors];
+  let result = [...errors];
+  for (const union of unions) {
+    const prefix = `${union.schemaPath}/`;
+    const inBranch = result.filter((e) => e.schemaPath.startsWith(prefix));
+    const byBranch = new Map<string, ErrorObject[]>();
+    for (const e of inBranch) {
+      const branch = e.schemaPath.slice(prefix.length).split("/")[0]!;
+      byBranch.set(branch, [...(byBranch.get(branch) ?? []), e]);
+    }
+    const typeMismatch = (errs: ErrorObject[]) => errs.some((e) => e.keyword === "type" && e.instancePath === union.instancePath);
+    const candidates = [...byBranch.values()].filter((errs) => !typeMismatch(errs)).sort((a, b) => a.length - b.length);
+    result = result.filter((e) => !e.schemaPath.startsWith(prefix) && e !== union);
+    if (candidates.length > 0) {
+      result.push(...candidates[0]!);
+    } else {
+      const types = [...byBranch.values()].flat().filter((e) => e.keyword === "type").map((e) => (e.params as { type: string | string[] }).type).flat();
+      result.push({ ...union, keyword: "type", params: { type: [...new Set(types)] } });
+    }
+  }
+  return result;
+}
+
+function describeAjvError(error: ErrorObject): ArgumentProblem {
+  const path = pointerToPath(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "required":
+      return { path: formatPath([...path, params.missingProperty as string]), message: "is required" };
+    case "additionalProperties": {
+      const properties = Object.keys((error.parentSchema as JsonSchema | undefined)?.properties ?? {});
+      return { path: formatPath([...path, params.additionalProperty as string]), message: unknownPropertyMessage(path.length === 0, properties) };
+    }
+    case "type": {
+      const types = ([] as string[]).concat(params.type as string | string[]);
+      return { path: formatPath(path), message: `must be ${types.join(" or ")} (got ${describeKind(error.data)})` };
+    }
+    case "enum":
+      return {
+        path: formatPath(path),
+        message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")} (got ${describeKind(error.data)})`,
+      };
+    case "const":
+      return { path: formatPath(path), message: `must be ${JSON.stringify(params.allowedValue)} (got ${describeKind(error.data)})` };
+    default:
+      return { path: formatPath(path), message: `${error.message ?? error.keyword} (got ${describeKind(error.data)})` };
+  }
+}

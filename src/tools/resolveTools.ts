@@ -1,0 +1,43 @@
+import { ConfigurationError } from "../errors";
+import { describeKind } from "../util/describeValue";
+import { Tool } from "./tool";
+import { Toolset } from "./toolset";
+
+/** What an Agent accepts as tools: `Tool`s, `Toolset`s, and objects with `@tool` methods. */
+export type ToolSource = Tool | Toolset | object;
+
+/**
+ * Flattens tool sources into tools by name, in order. Throws `ConfigurationError` for something
+ * that is not a tool source and for duplicate names (naming both tools).
+ */
+export function resolveTools(sources: readonly ToolSource[], subject: string): Map<string, Tool> {
+  if (!Array.isArray(sources)) {
+    throw new ConfigurationError(subject, `${subject} needs tools as an array of Tool, Toolset or objects with @tool methods, got ${describeKind(sources)}.`);
+  }
+  const byName = new Map<string, Tool>();
+  const add = (tool: Tool) => {
+    const existing = byName.get(tool.name);
+    if (existing) {
+      throw new ConfigurationError(
+        subject,
+        `${subject} has two tools named '${tool.name}': ${describeOrigin(existing)} and ${describeOrigin(tool)}; tool names must be unique, so rename one (the name option of @tool or Tool).`,
+      );
+    }
+    byName.set(tool.name, tool);
+  };
+  for (const [index, source] of sources.entries()) {
+    if (source instanceof Tool) add(source);
+    else if (source instanceof Toolset) source.tools.forEach(add);
+    else {
+      throw new ConfigurationError(
+        subject,
+        `${subject} was given ${describeKind(source)} at tools[${index}], which is not a tool: pass Tool objects, Toolsets, or instances of classes with @tool methods.`,
+      );
+    }
+  }
+  return byName;
+}
+
+function describeOrigin(tool: Tool): string {
+  return tool.source ? `${tool.source}` : `Tool '${tool.name}'`;
+}

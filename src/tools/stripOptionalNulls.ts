@@ -1,0 +1,39 @@
+import { allowsNull, type JsonSchema, resolveRef } from "./jsonSchema";
+
+/**
+ * Returns a copy of `value` in which every `null` given for an optional property that does not
+ * itself accept `null` is removed, at any depth the schema describes. Models in strict mode send
+ * `null` for what they leave out; removing it lets the parameter's default apply.
+ */
+export function stripOptionalNulls(value: unknown, schema: JsonSchema, root: JsonSchema = schema): unknown {
+  if (value === null || typeof value !== "object") return value;
+  const s = resolveRef(schema, root);
+  if (Array.isArray(value)) {
+    return value.map((item, i) => {
+      const itemSchema = s.prefixItems?.[i] ?? (typeof s.items === "object" ? s.items : undefined);
+      return itemSchema ? stripOptionalNulls(item, itemSchema, root) : item;
+    });
+  }
+  const branch = objectBranch(s, root);
+  if (!branch?.properties) return value;
+  const required = new Set(branch.required ?? []);
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const propSchema = branch.properties[key];
+    if (!propSchema) {
+      out[key] = item;
+    } else if (item === null && !required.has(key) && !allowsNull(propSchema, root)) {
+      continue;
+    } else {
+      out[key] = stripOptionalNulls(item, propSchema, root);
+    }
+  }
+  return out;
+}
+
+// For `X | null` written as anyOf, the object branch is the one to follow.
+function objectBranch(schema: JsonSchema, root: JsonSchema): JsonSchema | undefined {
+  if (schema.properties) return schema;
+  const branches = (schema.anyOf ?? schema.oneOf ?? []).map((b) => resolveRef(b, root)).filter((b) => b.properties);
+  return branches.length === 1 ? branches[0] : undefined;
+}

@@ -1,0 +1,218 @@
+import { z } from "zod";
+import type { ToolCall } from "../chat/chatMessage";
+import { ConfigurationError } from "../errors";
+import type { State } from "../state/state";
+import type { StateSchema } from "../state/stateSchema";
+import { isZodSchema, zodDef } from "../state/zodIntrospection";
+import { describeKind } from "../util/describeValue";
+import { type ArgumentValidator, compileJsonSchema, jsonSchemaValidator, zodArgumentValidator } from "./argumentValidator";
+import type { JsonSchema } from "./jsonSchema";
+import { type StrictCompatibility, strictCompatibility } from "./strictCompatibility";
+import type { InputsFromState, OutputsToState, OutputsToString } from "./toolOutputs";
+
+/** What a tool function gets besides its arguments. */
+export interface ToolContext<S extends StateSchema = StateSchema> {
+  /** The run's live State. Only for tools declared with `usesState: true` (reading it otherwise throws). */
+  readonly state: State<S>;
+  /** Aborted when the run is aborted or the call times out; pass it on to I/O. */
+  readonly signal: AbortSignal;
+  /** The model's call being answered. */
+  readonly toolCall: ToolCall;
+}
+
+/** Parameters of a Tool: a JSON Schema object, or a zod object. */
+export type ToolParameters = JsonSchema | z.ZodObject;
+
+/** The arguments a tool function receives for its parameters. */
+export type ToolArguments<P extends ToolParameters> = P extends z.ZodObject ? z.output<P> & Record<string, unknown> : Record<string, unknown>;
+
+/** Options of `new Tool(...)`. */
+export interface ToolOptions<P extends ToolParameters = ToolParameters> {
+  /** 1–64 characters of `[a-zA-Z0-9_-]`. */
+  name: string;
+  /** What the tool does, for the model. */
+  description: string;
+  /** The arguments the tool takes: a JSON Schema with `type: "object"`, or a zod object. */
+  parameters: P;
+  /** Runs the tool with the validated arguments plus the values `inputsFromState` injects. */
+  function: (args: ToolArguments<P>, context: ToolContext) => unknown;
+  /** state key → argument name; those arguments are filled from state and hidden from the model. */
+  inputsFromState?: InputsFromState;
+  /** state key → `{ source?, handler? }`: which part of the result is merged into which key. */
+  outputsToState?: OutputsToState;
+  /** How the result becomes the text the model sees. */
+  outputsToString?: OutputsToString;
+  /**
+   * Set when the function reads or writes `context.state`: its calls are then ordered against every
+   * other call of the same step, so they never race.
+   */
+  usesState?: boolean;
+  /** Source location for messages (`file:line:col`); set by generated code. */
+  source?: string;
+}
+
+/** How a tool run is set up after checking; what the tool-calling step works from. */
+interface ToolInternals {
+  readonly validator: ArgumentValidator;
+  readonly run: (args: Record<string, unknown>, context: ToolContext) => unknown;
+}
+
+const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Checks a tool name against the provider rule; returns the problem, or undefined. */
+export function toolNameProblem(name: unknown): string | undefined {
+  if (typeof name !== "string") return `the name must be a string, got ${describeKind(name)}`;
+  if (!toolNamePattern.test(name)) return `'${name}' is not a valid tool name: use 1-64 characters of letters, digits, '_' and '-'`;
+  return undefined;
+}
+
+const internals = new WeakMap<Tool, ToolInternals>();
+
+/**
+ * A tool the model can call that is not a decorated method: a name, a description, parameters
+ * (JSON Schema or zod) and a function.
+ *
+ * @example
+ * new Tool({
+ *   name: "search", description: "Search documents.",
+ *   parameters: z.object({ query: z.string() }),
+ *   function: async ({ query }, { signal }) => searchDocs(query, signal),
+ * });
+ */
+export class Tool<P extends ToolParameters = ToolParameters> {
+  readonly name: string;
+  readonly description: string;
+  /** The JSON Schema the model sees: the parameters without those `inputsFromState` fills. */
+  readonly parameters: JsonSchema;
+  readonly inputsFromState: Readonly<InputsFromState>;
+  readonly outputsToState: Readonly<OutputsToState>;
+  readonly outputsToString: OutputsToString | undefined;
+  readonly usesState: boolean;
+  /** Whether `parameters` can be sent in OpenAI strict mode, and why not. */
+  readonly strictCompatibility: StrictCompatibility;
+  readonly source: string | undefined;
+
+  constructor(options: ToolOptions<P>) {
+    const subject = typeof options?.name === "string" ? `Tool '${options.name}'` : "Tool";
+    if (typeof options !== "object" || options === null) throw new ConfigurationError(subject, `new Tool(options) needs an options object, got ${describeKind(options)}.`);
+    const nameProblem = toolNameProblem(options.name);
+    if (nameProblem) throw new ConfigurationError(subject, `${subject} has an invalid name: ${nameProblem}.`);
+    if (typeof options.description !== "string") throw new ConfigurationError(subject, `${subject} needs a description string for the model, got ${describeKind(options.description)}.`);
+    if (typeof options.function !== "function") throw new ConfigurationError(subject, `${subject} needs a function to run, got ${describeKind(options.function)}.`);
+    const inputsFromState = checkInputsFromState(subject, options.inputsFromState);
+    const { modelSchema, validator } = buildParameters(subject, options.parameters, new Set(Object.values(inputsFromState)));
+    this.name = options.name;
+    this.description = options.description;
+    this.parameters = modelSchema;
+    this.inputsFromState = inputsFromState;
+    this.outputsToState = checkOutputsToState(subject, options.outputsToState);
+    this.outputsToString = checkOutputsToString(subject, options.outputsToString);
+    this.usesState = options.usesState ?? false;
+    this.strictCompatibility = strictCompatibility(modelSchema);
+    this.source = options.source;
+    const fn = options.function as (args: Record<string, unknown>, context: ToolContext) => unknown;
+    internals.set(this, { validator, run: fn });
+    Object.freeze(this);
+  }
+}
+
+/** The validator and function of a tool, for the tool-calling step. */
+export function toolInternals(tool: Tool): ToolInternals {
+  return internals.get(tool)!;
+}
+
+function buildParameters(subject: string, parameters: unknown, injected: Set<string>): { modelSchema: JsonSchema; validator: ArgumentValidator } {
+  if (isZodSchema(parameters)) {
+    if (zodDef(parameters).type !== "object") {
+      throw new ConfigurationError(subject, `${subject} has zod parameters that are not an object: pass z.object({...}).`);
+    }
+    const zodObject = parameters as unknown as z.ZodObject;
+    checkInjectedNames(subject, injected, Object.keys(zodObject.shape));
+    const visible = (injected.size > 0 ? zodObject.omit(Object.fromEntries([...injected].map((k) => [k, true])) as Record<string, true & never>) : zodObject).strict();
+    const modelSchema = jsonSchemaOfZod(subject, visible);
+    return { modelSchema, validator: zodArgumentValidator(visible, modelSchema) };
+  }
+  if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
+    throw new ConfigurationError(subject, `${subject} needs parameters: a JSON Schema object or a zod object, got ${describeKind(parameters)}.`);
+  }
+  const schema = parameters as JsonSchema;
+  if (schema.type !== "object") {
+    throw new ConfigurationError(subject, `${subject} has parameters whose type is not "object": tool arguments are always an object; wrap them as { type: "object", properties: {...} }.`);
+  }
+  checkInjectedNames(subject, injected, Object.keys(schema.properties ?? {}));
+  const modelSchema = withoutProperties(schema, injected);
+  try {
+    compileJsonSchema(modelSchema);
+  } catch (error) {
+    throw new ConfigurationError(subject, `${subject} has parameters that are not a valid JSON Schema: ${(error as Error).message}. Fix the schema, or pass a zod object.`, { cause: error });
+  }
+  return { modelSchema, validator: jsonSchemaValidator(modelSchema) };
+}
+
+function checkInjectedNames(subject: string, injected: Set<string>, properties: string[]): void {
+  for (const name of injected) {
+    if (!properties.includes(name)) {
+      throw new ConfigurationError(
+        subject,
+        `${subject} fills '${name}' from state, but '${name}' is not one of its parameters: declare it in the parameters (the model never sees it) or fix the name. Parameters: ${properties.join(", ") || "none"}.`,
+      );
+    }
+  }
+}
+
+function jsonSchemaOfZod(subject: string, schema: z.ZodObject): JsonSchema {
+  try {
+    const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { target: "draft-2020-12", io: "input", unrepresentable: "any" }) as JsonSchema;
+    return json;
+  } catch (error) {
+    throw new ConfigurationError(subject, `${subject} has zod parameters with no JSON Schema form: ${(error as Error).message}.`, { cause: error });
+  }
+}
+
+function withoutProperties(schema: JsonSchema, names: Set<string>): JsonSchema {
+  if (names.size === 0) return { additionalProperties: false, ...schema };
+  const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([k]) => !names.has(k)));
+  const required = (schema.required ?? []).filter((k) => !names.has(k));
+  return { additionalProperties: false, ...schema, properties, required };
+}
+
+function checkInputsFromState(subject: string, value: unknown): InputsFromState {
+  if (value === undefined) return {};
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ConfigurationError(subject, `${subject} has inputsFromState that is not an object of { stateKey: parameterName }, got ${describeKind(value)}.`);
+  }
+  for (const [key, param] of Object.entries(value)) {
+    if (typeof param !== "string") {
+      throw new ConfigurationError(subject, `${subject} maps state key '${key}' in inputsFromState to ${describeKind(param)}; the value must be the name of the parameter it fills.`);
+    }
+  }
+  return Object.freeze({ ...(value as InputsFromState) });
+}
+
+function checkOutputsToState(subject: string, value: unknown): OutputsToState {
+  if (value === undefined) return {};
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ConfigurationError(subject, `${subject} has outputsToState that is not an object of { stateKey: { source?, handler? } }, got ${describeKind(value)}.`);
+  }
+  for (const [key, config] of Object.entries(value)) {
+    const where = `${subject} has outputsToState.${key}`;
+    if (typeof config !== "object" || config === null || Array.isArray(config)) throw new ConfigurationError(subject, `${where} that is not { source?, handler? }, got ${describeKind(config)}.`);
+    if (config.source !== undefined && typeof config.source !== "string") throw new ConfigurationError(subject, `${where}.source that is not a string, got ${describeKind(config.source)}.`);
+    if (config.handler !== undefined && typeof config.handler !== "function") throw new ConfigurationError(subject, `${where}.handler that is not a function, got ${describeKind(config.handler)}.`);
+  }
+  return Object.freeze({ ...(value as OutputsToState) });
+}
+
+function checkOutputsToString(subject: string, value: unknown): OutputsToString | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ConfigurationError(subject, `${subject} has outputsToString that is not { source?, handler?, rawResult? }, got ${describeKind(value)}.`);
+  }
+  const config = value as OutputsToString;
+  const unknownKeys = Object.keys(config).filter((k) => !["source", "handler", "rawResult"].includes(k));
+  if (unknownKeys.length > 0) throw new ConfigurationError(subject, `${subject} has outputsToString with unknown option '${unknownKeys[0]}'; the options are source, handler and rawResult.`);
+  if (config.source !== undefined && typeof config.source !== "string") throw new ConfigurationError(subject, `${subject} has outputsToString.source that is not a string, got ${describeKind(config.source)}.`);
+  if (config.handler !== undefined && typeof config.handler !== "function") throw new ConfigurationError(subject, `${subject} has outputsToString.handler that is not a function, got ${describeKind(config.handler)}.`);
+  if (config.rawResult !== undefined && typeof config.rawResult !== "boolean") throw new ConfigurationError(subject, `${subject} has outputsToString.rawResult that is not a boolean, got ${describeKind(config.rawResult)}.`);
+  return Object.freeze({ ...config });
+}

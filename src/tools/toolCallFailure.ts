@@ -1,0 +1,71 @@
+import type { ToolCall } from "../chat/chatMessage";
+import {
+  type ArgumentProblem,
+  StateMergeError,
+  ToolArgumentsError,
+  ToolInvocationError,
+  ToolNotFoundError,
+  ToolResultConversionError,
+  type ToolwrightError,
+} from "../errors";
+import { describeKind } from "../util/describeValue";
+
+/**
+ * A tool call that failed, with the text the model is sent and the error thrown instead when the
+ * Agent runs with `raiseOnToolInvocationFailure`.
+ */
+export interface ToolCallFailure {
+  readonly message: string;
+  readonly error: ToolwrightError;
+}
+
+/** The model named a tool that is not among the run's tools. */
+export function toolNotFound(call: ToolCall, available: readonly string[]): ToolCallFailure {
+  const message = `Tool '${call.toolName}' not found. Available tools: ${available.join(", ") || "none"}.`;
+  return { message, error: new ToolNotFoundError(message, call.toolName, available) };
+}
+
+/** The arguments were not JSON, not an object, or did not match the schema. */
+export function invalidArguments(toolName: string, problems: readonly ArgumentProblem[], parameters: readonly string[]): ToolCallFailure {
+  const first = problems[0];
+  let message: string;
+  if (problems.length === 1 && first?.path === "(root)") {
+    message = `Tool '${toolName}' was called with arguments that ${first.message}. Send one JSON object with the tool's parameters: ${parameters.join(", ") || "none"}.`;
+  } else {
+    const listed = problems.map((p) => `${p.path} ${p.message}`).join("; ");
+    message = `Tool '${toolName}' was called with invalid arguments: ${listed}. Call the tool again with corrected arguments.`;
+  }
+  return { message, error: new ToolArgumentsError(message, toolName, problems) };
+}
+
+/** The problem for arguments that could not be parsed or are not an object. */
+export function argumentsShapeProblem(raw: unknown): ArgumentProblem | undefined {
+  if (typeof raw === "string") {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      return argumentsShapeProblem(parsed);
+    } catch (error) {
+      return { path: "(root)", message: `are not valid JSON (${(error as Error).message})` };
+    }
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { path: "(root)", message: `are not a JSON object (got ${describeKind(raw)})` };
+  return undefined;
+}
+
+/** The tool threw. `detail` is the tool's message with injected values already redacted. */
+export function toolThrew(toolName: string, detail: string, cause: unknown): ToolCallFailure {
+  const message = `Tool '${toolName}' failed: ${detail}`;
+  return { message, error: new ToolInvocationError(message, toolName, { cause }) };
+}
+
+/** Merging the tool's output into a state key failed. */
+export function mergeFailed(toolName: string, stateKey: string, detail: string, cause: unknown): ToolCallFailure {
+  const message = `Tool '${toolName}' ran, but its output could not be merged into state key '${stateKey}': ${detail}`;
+  return { message, error: new StateMergeError(message, toolName, stateKey, { cause }) };
+}
+
+/** Turning the result into text failed. */
+export function conversionFailed(toolName: string, detail: string, cause: unknown): ToolCallFailure {
+  const message = `Tool '${toolName}' ran, but its result could not be turned into text: ${detail}`;
+  return { message, error: new ToolResultConversionError(message, toolName, { cause }) };
+}

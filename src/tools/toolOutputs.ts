@@ -1,0 +1,25 @@
+import type { MergeHandler } from "../state/mergeHandlers";
+
+/** Where one state key gets its value from a tool's result. */
+export interface OutputToState {
+  /** The result property to write; without it the whole result is written. */
+  source?: string;
+  /** Merge handler for this write, instead of the key's own. */
+  handler?: MergeHandler;
+}
+
+/** How a tool's result becomes the text the model sees. */
+export interface OutputsToString {
+  /** The result property to send instead of the whole result. */
+  source?: string;
+  /** Turns the (source) value into text; a non-string return is sent as JSON. */
+  handler?: (value: any) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any -- receives the tool's own result type
+  /** Send the value exactly as it is; it must then be a string. */
+  rawResult?: boolean;
+}
+
+/** state key → where its value comes from in the result. */
+export type OutputsToState = Record<string, OutputToState>;
+
+/** state key → the parameter it fills. */
+export type InputsFromState = Record<string, string>;

@@ -1,0 +1,22 @@
+import { toJsonValue } from "../state/jsonCodec";
+import { describeKind } from "../util/describeValue";
+import type { OutputsToString } from "./toolOutputs";
+
+/**
+ * The text the model sees for a tool's result: `outputsToString` when given (`source` picks a
+ * property, `handler` converts, `rawResult` sends a string as it is); otherwise a string result as
+ * it is and anything else as JSON (`undefined` as `null`). Throws when there is no text form.
+ */
+export function toolResultText(result: unknown, config: OutputsToString | undefined): string {
+  let value = result;
+  if (config?.source !== undefined) {
+    value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[config.source] : undefined;
+  }
+  if (config?.handler) value = config.handler(value);
+  if (config?.rawResult) {
+    if (typeof value !== "string") throw new TypeError(`outputsToString.rawResult needs a string, got ${describeKind(value)}; drop rawResult to send JSON`);
+    return value;
+  }
+  if (typeof value === "string") return value;
+  return JSON.stringify(value === undefined ? null : toJsonValue(value));
+}
