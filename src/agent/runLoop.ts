@@ -49,7 +49,7 @@ export async function runLoop(context: RunContext): Promise<LoopOutcome> {
 async function runStep(context: RunContext, stepIndex: number): Promise<ExitReason | undefined> {
   const { signal, state } = context;
   if (signal.aborted) throw abortErrorFrom(signal);
-  const messages = (peekStateValue(state, "messages") as ChatMessage[]).slice();
+  const messages = peekStateValue(state, "messages") as ChatMessage[];
   const request = {
     messages,
     tools: context.toolSpecs,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cloneValue } from "../util/cloneValue";
 import { formatPath } from "../util/formatPath";
 
 /** Who a message is from. */
@@ -94,7 +95,7 @@ export class ChatMessage {
   private constructor(role: ChatRole, content: ChatMessageContent[], options: ChatMessageOptions = {}) {
     this.role = role;
     this.content = Object.freeze(content);
-    this.meta = deepFreeze(structuredCloneIfNeeded(options.meta ?? {}));
+    this.meta = options.meta === undefined ? emptyMeta : frozenCopy(options.meta);
     this.name = options.name;
     Object.freeze(this);
   }
@@ -194,13 +195,15 @@ export class ChatMessage {
   }
 }
 
+const emptyMeta: Readonly<Record<string, unknown>> = Object.freeze({});
+
 function textPart(text: string): ChatMessageContent {
   return Object.freeze({ type: "text" as const, text });
 }
 
 function freezeToolCall(call: ToolCall): ToolCall {
-  if (Object.isFrozen(call)) return call;
-  const args = typeof call.arguments === "string" ? call.arguments : deepFreeze(structuredClone(call.arguments));
+  if (isDeepFrozen(call)) return call;
+  const args = typeof call.arguments === "string" ? call.arguments : frozenCopy(call.arguments);
   return Object.freeze(call.id === undefined ? { toolName: call.toolName, arguments: args } : { id: call.id, toolName: call.toolName, arguments: args });
 }
 
@@ -213,14 +216,20 @@ function toolCallFromJSON(json: z.infer<typeof toolCallJsonSchema>): ToolCall {
   return json.id == null ? { toolName: json.tool_name, arguments: json.arguments } : { id: json.id, toolName: json.tool_name, arguments: json.arguments };
 }
 
-function structuredCloneIfNeeded<T>(value: T): T {
-  return Object.isFrozen(value) ? value : structuredClone(value);
+// Copies plain objects and arrays into frozen copies. A part is shared only when it is deeply
+// frozen: one frozen at the top can still change underneath. Other objects (Date, class
+// instances) are copied or kept as cloneValue does, and never frozen in place.
+function frozenCopy<T>(value: T): T {
+  if (value === null || typeof value !== "object" || isDeepFrozen(value)) return value;
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return cloneValue(value);
+  const copy: Record<string, unknown> = proto === null ? Object.create(null) : {};
+  for (const key of Object.keys(value)) copy[key] = frozenCopy((value as Record<string, unknown>)[key]);
+  return Object.freeze(copy) as T;
 }
 
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  }
-  return value;
+function isDeepFrozen(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return true;
+  return Object.isFrozen(value) && Object.keys(value).every((key) => isDeepFrozen((value as Record<string, unknown>)[key]));
 }

@@ -47,7 +47,9 @@ export function fromJsonValue(schema: ZodSchema, json: unknown): unknown {
   const def = zodDef(schema);
   switch (def.type) {
     case "date":
-      return typeof json === "string" || typeof json === "number" ? new Date(json) : json;
+      // toJsonValue writes Dates as ISO strings only; reviving numbers too would turn the number
+      // option of z.union([z.date(), z.number()]) into a Date.
+      return typeof json === "string" ? new Date(json) : json;
     case "custom":
       return reviveCustom(schema, json);
     case "optional":

@@ -61,7 +61,7 @@ export class State<S extends StateSchema = StateSchema> {
     for (const [key, value] of Object.entries(data ?? {})) {
       if (value === undefined) continue;
       const entry = this.#entry(key);
-      this.#values.set(key, parseOrThrow(entry.type, cloneValue(value), key, []));
+      this.#store(key, parseOrThrow(entry.type, cloneValue(value), key, []));
     }
   }
 
@@ -105,7 +105,7 @@ export class State<S extends StateSchema = StateSchema> {
       return;
     }
     const merged = handler(cloneValue(current), incoming);
-    this.#values.set(key, parseOrThrow(entry.type, merged, key, []));
+    this.#store(key, parseOrThrow(entry.type, merged, key, []));
   }
 
   /** True when `key` has a value. */
@@ -142,6 +142,12 @@ export class State<S extends StateSchema = StateSchema> {
     } else {
       this.#values.set(entry.key, parsed);
     }
+  }
+
+  // An undefined value means "no value": storing it would list the key in `data` and break `toJSON`.
+  #store(key: string, value: unknown): void {
+    if (value === undefined) this.#values.delete(key);
+    else this.#values.set(key, value);
   }
 
   #entry(key: string): NormalizedStateKey {

@@ -43,10 +43,13 @@ export function isZodArray(schema: ZodSchema): boolean {
 
 /**
  * The element schema when items can be validated one by one and appended: an array (behind
- * optional/nullable/default only) with no checks of its own such as `.min()`. Otherwise undefined.
+ * optional/nullable/default only) with no checks, on it or on a wrapper, such as `.min()` or
+ * `.refine()`. Otherwise undefined.
  */
 export function appendableElement(schema: ZodSchema): ZodSchema | undefined {
-  const def = zodDef(unwrapZod(schema));
+  // A check on a wrapper (`z.array(x).optional().refine(...)`) constrains the whole list too.
+  let def = zodDef(schema);
+  while (!(def.checks && def.checks.length > 0) && transparentWrappers.has(def.type) && def.innerType) def = zodDef(def.innerType);
   if (def.type !== "array" || (def.checks && def.checks.length > 0)) return undefined;
   return def.element;
 }

@@ -52,26 +52,39 @@ export function jsonSchemaValidator(schema: JsonSchema): ArgumentValidator {
 }
 
 /**
- * A validator for a zod object: optional `null`s are dropped (using the schema's JSON form), then
- * zod parses; its output (defaults, transforms) is what the tool receives.
+ * A validator for a zod object: optional `null`s are dropped (using the schema's JSON form), the
+ * JSON form the model sees is checked with ajv (so problems read exactly as for a JSON Schema tool),
+ * then zod parses; its output (defaults, transforms) is what the tool receives, and its issues
+ * report what the JSON form cannot express (refinements).
  */
 export function zodArgumentValidator(schema: ZodSchema, jsonForm: JsonSchema): ArgumentValidator {
+  const checkJsonForm = compileOrUndefined(jsonForm);
   return {
     validate(args) {
       const value = stripOptionalNulls(args, jsonForm) as Record<string, unknown>;
+      if (checkJsonForm && !checkJsonForm(value)) return { ok: false, problems: problemsFromAjv(checkJsonForm.errors ?? []) };
       const result = schema.safeParse(value);
       if (result.success) return { ok: true, value: result.data as Record<string, unknown> };
       return {
         ok: false,
-        problems: result.error.issues.map((issue) => {
+        problems: result.error.issues.flatMap((issue) => {
           if (issue.code === "unrecognized_keys") {
-            return { path: formatPath([...issue.path, ...issue.keys.slice(0, 1)]), message: unknownPropertyMessage(issue.path.length === 0, Object.keys(jsonForm.properties ?? {})) };
+            return issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: unknownPropertyMessage(issue.path.length === 0, Object.keys(jsonForm.properties ?? {})) }));
           }
-          return { path: formatPath(issue.path), message: `${issue.message.replace(/^Invalid input: /, "")}` };
+          return [{ path: formatPath(issue.path), message: `${issue.message.replace(/^Invalid input: /, "")}` }];
         }),
       };
     },
   };
+}
+
+// zod can emit JSON Schema that ajv does not compile (a pattern only JavaScript accepts, …); zod alone then checks.
+function compileOrUndefined(schema: JsonSchema): ValidateFunction | undefined {
+  try {
+    return compileJsonSchema(schema);
+  } catch {
+    return undefined;
+  }
 }
 
 function unknownPropertyMessage(atRoot: boolean, allowed: string[]): string {

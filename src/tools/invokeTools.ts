@@ -3,7 +3,7 @@ import type { StreamingCallback } from "../chat/streaming";
 import { ConfigurationError, describeError } from "../errors";
 import { mergeToolOutputs } from "../state/mergeToolOutputs";
 import type { State } from "../state/state";
-import { abortErrorFrom, raceWithSignal } from "../util/abort";
+import { abortErrorFrom, linkedAbort, raceWithSignal } from "../util/abort";
 import { redactValues } from "../util/redact";
 import { Semaphore } from "../util/semaphore";
 import { prepareArguments } from "./prepareArguments";
@@ -49,8 +49,8 @@ type Injected = ReadonlyArray<{ readonly label: string; readonly value: unknown 
  */
 export async function invokeTools(calls: readonly ToolCall[], options: InvokeToolsOptions): Promise<ToolCallOutcome[]> {
   const { tools, state } = options;
-  const stepController = new AbortController();
-  const stepSignal = AbortSignal.any([options.signal, stepController.signal]);
+  const step = linkedAbort(options.signal);
+  const stepSignal = step.signal;
   const semaphore = new Semaphore(options.concurrency);
   const committed = calls.map(() => deferred());
   const resolved = calls.map((call) => tools.get(call.toolName));
@@ -62,6 +62,7 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
     if (!prepared.ok) return { ok: false, failure: prepared.failure };
     const dependency = lastConflictBefore(index, resolved);
     if (dependency !== undefined) await committed[dependency]!.promise;
+    stepSignal.throwIfAborted();
     const release = await semaphore.acquire();
     try {
       stepSignal.throwIfAborted();
@@ -75,7 +76,7 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
   const outcomes: ToolCallOutcome[] = [];
   try {
     for (const [index, call] of calls.entries()) {
-      const execution = await raceWithSignal(executions[index]!, options.signal, () => abortErrorFrom(options.signal));
+      const execution = await executions[index]!;
       const committedCall = execution.ok ? commit(execution, state) : execution;
       committed[index]!.resolve();
       if (!committedCall.ok && options.raiseOnFailure) throw committedCall.failure.error;
@@ -85,9 +86,14 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
       await options.streamingCallback?.({ type: "toolResult", index, toolCall: call, result: message.toolCallResult! });
     }
   } catch (error) {
-    stepController.abort();
+    // Stop the other calls and wake those waiting for a write that will not come, so that nothing
+    // is left running when the step rejects.
+    step.abort(options.signal.aborted ? options.signal.reason : error);
+    for (const gate of committed) gate.resolve();
     await Promise.allSettled(executions);
-    throw error;
+    throw options.signal.aborted ? abortErrorFrom(options.signal) : error;
+  } finally {
+    step.dispose();
   }
   if (calls.length > 0) await options.streamingCallback?.({ type: "finish", finishReason: "tool_call_results" });
   return outcomes;
@@ -126,8 +132,9 @@ async function execute(
     args[parameter] = value;
     injected.push({ label: stateKey, value });
   }
-  const timeout = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
-  const signal = timeout ? AbortSignal.any([stepSignal, timeout]) : stepSignal;
+  let timedOut = false;
+  const callAbort = timeoutMs === undefined ? undefined : linkedAbort(stepSignal, timeoutMs, () => ((timedOut = true), new Error("tool call timed out")));
+  const signal = callAbort?.signal ?? stepSignal;
   const run = toolInternals(tool).run;
   try {
     const pending = Promise.resolve().then(() => run(args, toolContext(tool, state, signal, call)));
@@ -135,8 +142,10 @@ async function execute(
     return { ok: true, tool, result, injected };
   } catch (error) {
     if (stepSignal.aborted) throw stepSignal.reason;
-    const detail = timeout?.aborted ? `it did not finish within ${timeoutMs} ms.` : sentence(redactValues(describeError(error), injected));
+    const detail = timedOut ? `it did not finish within ${timeoutMs} ms.` : sentence(redactValues(describeError(error), injected));
     return { ok: false, failure: toolThrew(tool.name, detail, error) };
+  } finally {
+    callAbort?.dispose();
   }
 }
 

@@ -38,18 +38,17 @@ function visitDefs(schema: JsonSchema, counts: { properties: number; enumValues:
 function visit(schema: JsonSchema, where: string, depth: number, counts: { properties: number; enumValues: number }): string | undefined {
   if (typeof schema !== "object" || schema === null) return undefined;
   if (depth > maxDepth) return `${where} is nested more than ${maxDepth} levels deep`;
+  const isObject = schema.type === "object" || (Array.isArray(schema.type) && schema.type.includes("object"));
+  // Checked before the keywords: a zod record also carries 'propertyNames', and "open map" is the reason that helps.
+  if (isObject && (typeof schema.additionalProperties === "object" || schema.additionalProperties === true)) {
+    return `${where} is an open map (additionalProperties), which strict mode does not support`;
+  }
   for (const keyword of structuralKeywords) {
     if (schema[keyword] !== undefined) return `${where} uses '${keyword}'${keyword === "prefixItems" ? " (a tuple)" : ""}, which strict mode does not support`;
   }
   if (typeof schema.$ref === "string" && !schema.$ref.startsWith("#")) return `${where} refers to an external schema (${schema.$ref})`;
   if (Array.isArray(schema.enum)) counts.enumValues += schema.enum.length;
-  const isObject = schema.type === "object" || (Array.isArray(schema.type) && schema.type.includes("object"));
-  if (isObject) {
-    if (typeof schema.additionalProperties === "object" || schema.additionalProperties === true) {
-      return `${where} is an open map (additionalProperties), which strict mode does not support`;
-    }
-    if (!schema.properties && where !== "parameters") return `${where} is an object without declared properties`;
-  }
+  if (isObject && !schema.properties && where !== "parameters") return `${where} is an object without declared properties`;
   for (const [name, prop] of Object.entries(schema.properties ?? {})) {
     counts.properties += 1;
     const reason = visit(prop, `${where}.${name}`, depth + 1, counts);

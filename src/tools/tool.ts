@@ -197,6 +197,8 @@ function checkOutputsToState(subject: string, value: unknown): OutputsToState {
   for (const [key, config] of Object.entries(value)) {
     const where = `${subject} has outputsToState.${key}`;
     if (typeof config !== "object" || config === null || Array.isArray(config)) throw new ConfigurationError(subject, `${where} that is not { source?, handler? }, got ${describeKind(config)}.`);
+    const unknownKeys = Object.keys(config).filter((k) => k !== "source" && k !== "handler");
+    if (unknownKeys.length > 0) throw new ConfigurationError(subject, `${where} with unknown option '${unknownKeys[0]}'; the options are source and handler.`);
     if (config.source !== undefined && typeof config.source !== "string") throw new ConfigurationError(subject, `${where}.source that is not a string, got ${describeKind(config.source)}.`);
     if (config.handler !== undefined && typeof config.handler !== "function") throw new ConfigurationError(subject, `${where}.handler that is not a function, got ${describeKind(config.handler)}.`);
   }

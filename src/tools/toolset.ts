@@ -1,5 +1,6 @@
 import { ConfigurationError } from "../errors";
-import type { Tool } from "./tool";
+import { describeKind } from "../util/describeValue";
+import { Tool } from "./tool";
 
 /** Options of a Toolset. */
 export interface ToolsetOptions {
@@ -13,8 +14,12 @@ export class Toolset {
   readonly tools: readonly Tool[];
 
   constructor(tools: readonly Tool[], options: ToolsetOptions = {}) {
+    const subject = options.name ? `Toolset '${options.name}'` : "Toolset";
     if (!Array.isArray(tools)) {
-      throw new ConfigurationError(options.name ? `Toolset '${options.name}'` : "Toolset", `new Toolset(tools) needs an array of Tool objects.`);
+      throw new ConfigurationError(subject, `new Toolset(tools) needs an array of Tool objects.`);
+    }
+    for (const [index, tool] of tools.entries()) {
+      if (!(tool instanceof Tool)) throw new ConfigurationError(subject, `${subject} was given ${describeKind(tool)} at tools[${index}], which is not a Tool: pass Tool objects.`);
     }
     this.name = options.name;
     this.tools = Object.freeze([...tools]);

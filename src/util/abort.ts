@@ -31,3 +31,33 @@ export function raceWithSignal<T>(promise: Promise<T>, signal: AbortSignal, onAb
     );
   });
 }
+
+/** An AbortController that also aborts (with the same reason) when `parent` aborts; `dispose()` unlinks it. */
+export interface LinkedAbort {
+  readonly signal: AbortSignal;
+  abort(reason?: unknown): void;
+  dispose(): void;
+}
+
+/**
+ * Links a new controller to `parent` (and, with `timeoutMs`, to a timer). Cheaper than
+ * `AbortSignal.any`, which matters on the per-step path.
+ */
+export function linkedAbort(parent: AbortSignal, timeoutMs?: number, onTimeout?: () => unknown): LinkedAbort {
+  const controller = new AbortController();
+  const follow = () => controller.abort(parent.reason);
+  let timer: NodeJS.Timeout | undefined;
+  if (parent.aborted) controller.abort(parent.reason);
+  else parent.addEventListener("abort", follow, { once: true });
+  if (timeoutMs !== undefined && !controller.signal.aborted) {
+    timer = setTimeout(() => controller.abort(onTimeout?.()), timeoutMs);
+  }
+  return {
+    signal: controller.signal,
+    abort: (reason) => controller.abort(reason),
+    dispose: () => {
+      parent.removeEventListener("abort", follow);
+      if (timer) clearTimeout(timer);
+    },
+  };
+}

@@ -1,17 +1,40 @@
 /**
  * Deep-copies a value so that State and its callers never share mutable data. Plain objects,
  * arrays, `Date`, `Map` and `Set` are copied; frozen objects (every `ChatMessage`) are immutable
- * and shared as they are; other class instances (clients, handles) are held by reference.
+ * and shared as they are; other class instances (clients, handles) are held by reference. A value
+ * that refers to itself is copied with the same shape (the copy refers to the copy).
  */
 export function cloneValue<T>(value: T): T {
+  return cloneWith(value, new Map());
+}
+
+function cloneWith<T>(value: T, copies: Map<object, unknown>): T {
   if (value === null || typeof value !== "object" || Object.isFrozen(value)) return value;
-  if (Array.isArray(value)) return value.map(cloneValue) as T;
+  const known = copies.get(value);
+  if (known !== undefined) return known as T;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = new Array(value.length);
+    copies.set(value, copy);
+    value.forEach((item, i) => (copy[i] = cloneWith(item, copies)));
+    return copy as T;
+  }
   if (value instanceof Date) return new Date(value.getTime()) as T;
-  if (value instanceof Map) return new Map(Array.from(value, ([k, v]) => [k, cloneValue(v)])) as T;
-  if (value instanceof Set) return new Set(Array.from(value, cloneValue)) as T;
+  if (value instanceof Map) {
+    const copy = new Map();
+    copies.set(value, copy);
+    for (const [k, v] of value) copy.set(k, cloneWith(v, copies));
+    return copy as T;
+  }
+  if (value instanceof Set) {
+    const copy = new Set();
+    copies.set(value, copy);
+    for (const item of value) copy.add(cloneWith(item, copies));
+    return copy as T;
+  }
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return value;
   const copy: Record<string, unknown> = proto === null ? Object.create(null) : {};
-  for (const key of Object.keys(value)) copy[key] = cloneValue((value as Record<string, unknown>)[key]);
+  copies.set(value, copy);
+  for (const key of Object.keys(value)) copy[key] = cloneWith((value as Record<string, unknown>)[key], copies);
   return copy as T;
 }
