@@ -21,6 +21,9 @@ export class ConfigurationError extends ToolwrightError {
   }
 }
 
+/** A generated schema entry no longer matches its method: the source changed after `toolwright codegen` ran. */
+export class StaleSchemaError extends ConfigurationError {}
+
 /** `State.set` (or initial data) named a key that the state schema does not declare. */
 export class StateKeyError extends ToolwrightError {
   /** The unknown key. */

@@ -55,12 +55,9 @@ export class Agent<S extends StateSchema = {}> {
     this.#maxAgentSteps = checkCount("maxAgentSteps", options.maxAgentSteps, 100, "one step is one model call");
     this.#toolConcurrency = checkCount("toolConcurrency", options.toolConcurrency, 4, "how many tool calls of a step run at once");
     this.#toolTimeoutMs = checkTimeout(options.toolTimeoutMs);
-    if (options.systemPrompt !== undefined && typeof options.systemPrompt !== "string") {
-      throw new ConfigurationError("Agent", `Agent has a systemPrompt that is not a string, got ${describeKind(options.systemPrompt)}.`);
-    }
-    this.#systemPrompt = options.systemPrompt;
+    this.#systemPrompt = checkSystemPrompt(options.systemPrompt, "Agent");
     this.#raiseOnToolInvocationFailure = options.raiseOnToolInvocationFailure ?? false;
-    this.#streamingCallback = checkCallback(options.streamingCallback);
+    this.#streamingCallback = checkCallback(options.streamingCallback, "Agent");
   }
 
   /** The Agent's tools, in order. */
@@ -75,10 +72,11 @@ export class Agent<S extends StateSchema = {}> {
    */
   async run(input: AgentRunInput<S>): Promise<AgentResult<S>> {
     if (typeof input !== "object" || input === null) throw new TypeError(`Agent.run(input) needs an input object such as { messages: [...] }, got ${describeKind(input)}.`);
+    checkRunOptions(input);
     const { tools, toolSpecs } = this.#toolsForRun((input as AgentRunOptions).tools);
     const state = this.#initialState(input) as unknown as State;
     const signal = input.signal ?? new AbortController().signal;
-    const streamingCallback = input.streamingCallback === undefined ? this.#streamingCallback : checkCallback(input.streamingCallback);
+    const streamingCallback = input.streamingCallback === undefined ? this.#streamingCallback : checkCallback(input.streamingCallback, "Agent.run");
     const outcome = await runLoop({
       chatGenerator: this.#chatGenerator,
       tools,
@@ -150,9 +148,32 @@ function checkTimeout(value: unknown): number | undefined {
   return value;
 }
 
-function checkCallback(value: unknown): StreamingCallback | undefined {
+function checkCallback(value: unknown, subject: "Agent" | "Agent.run"): StreamingCallback | undefined {
   if (value !== undefined && typeof value !== "function") {
-    throw new ConfigurationError("Agent", `Agent has a streamingCallback that is not a function, got ${describeKind(value)}.`);
+    throw new ConfigurationError(subject, `${subject} has a streamingCallback that is not a function, got ${describeKind(value)}.`);
   }
   return value as StreamingCallback | undefined;
+}
+
+function checkSystemPrompt(value: unknown, subject: "Agent" | "Agent.run"): string | undefined {
+  if (value !== undefined && typeof value !== "string") {
+    throw new ConfigurationError(subject, `${subject} has a systemPrompt that is not a string, got ${describeKind(value)}.`);
+  }
+  return value;
+}
+
+// The run options the constructor's checks do not cover; a JavaScript caller can pass anything.
+function checkRunOptions(input: AgentRunOptions): void {
+  if (input.messages !== undefined && !Array.isArray(input.messages)) {
+    throw new TypeError(`Agent.run needs messages as an array of ChatMessage, got ${describeKind(input.messages)}.`);
+  }
+  checkSystemPrompt(input.systemPrompt, "Agent.run");
+  const kwargs: unknown = input.generationKwargs;
+  if (kwargs !== undefined && (typeof kwargs !== "object" || kwargs === null || Array.isArray(kwargs))) {
+    throw new ConfigurationError("Agent.run", `Agent.run has generationKwargs that is not an object of provider options, got ${describeKind(kwargs)}.`);
+  }
+  const signal = input.signal as Partial<AbortSignal> | undefined;
+  if (signal !== undefined && (typeof signal !== "object" || signal === null || typeof signal.aborted !== "boolean" || typeof signal.addEventListener !== "function")) {
+    throw new ConfigurationError("Agent.run", `Agent.run has a signal that is not an AbortSignal, got ${describeKind(input.signal)}; pass controller.signal of an AbortController.`);
+  }
 }

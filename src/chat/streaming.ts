@@ -9,7 +9,7 @@ export interface TextDeltaChunk {
 /** A piece of a tool call as the model produces it; pieces with the same `index` form one call. */
 export interface ToolCallDeltaChunk {
   readonly type: "toolCallDelta";
-  /** Position of the call within the reply. */
+  /** Position of the call among the calls of the model's response. */
   readonly index: number;
   /** The call id, on the first piece. */
   readonly id?: string;

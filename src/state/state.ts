@@ -44,7 +44,7 @@ let peekValue: (state: State<StateSchema>, key: string) => unknown;
  * state.set("tickets", [ticket]);          // appended (mergeLists)
  * state.get("tickets");                    // Ticket[] | undefined
  */
-export class State<S extends StateSchema = StateSchema> {
+export class State<S extends StateSchema = any> { // eslint-disable-line @typescript-eslint/no-explicit-any -- an untyped State accepts any key, and every State<S> is assignable to it
   readonly #keys: ReadonlyMap<string, NormalizedStateKey>;
   readonly #values = new Map<string, unknown>();
 

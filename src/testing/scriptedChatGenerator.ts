@@ -36,14 +36,17 @@ export class ScriptedChatGenerator implements ChatGenerator {
   async run(request: ChatGeneratorRequest): Promise<ChatGeneratorResponse> {
     request.signal?.throwIfAborted();
     const call = this.requests.length + 1;
-    this.requests.push({ ...request, messages: [...request.messages] });
+    // The Agent passes its live history; a snapshot keeps recorded requests (and what a function
+    // entry kept) as they were at this call.
+    const snapshot: ChatGeneratorRequest = { ...request, messages: [...request.messages] };
+    this.requests.push(snapshot);
     const entry = this.#script[call - 1];
     if (entry === undefined) {
       throw new Error(
         `ScriptedChatGenerator received call ${call}, but its script has ${this.#script.length} ${this.#script.length === 1 ? "entry" : "entries"}; add an entry for every model call the run makes.`,
       );
     }
-    const answer = typeof entry === "function" ? await entry(request) : entry;
+    const answer = typeof entry === "function" ? await entry(snapshot) : entry;
     const replies = answer instanceof ChatMessage ? [answer] : [...answer];
     for (const [i, reply] of replies.entries()) {
       if (!(reply instanceof ChatMessage)) {
@@ -57,12 +60,14 @@ export class ScriptedChatGenerator implements ChatGenerator {
 
 async function streamReplies(replies: readonly ChatMessage[], request: ChatGeneratorRequest): Promise<void> {
   const callback = request.streamingCallback!;
+  // Numbered across the whole response: deltas carry no reply boundary, so an index per reply would merge calls.
+  let index = 0;
   for (const reply of replies) {
     const text = reply.text;
     if (text) for (const piece of text.match(/\S+\s*|\s+/g) ?? []) await callback({ type: "text", delta: piece });
-    for (const [index, toolCall] of reply.toolCalls.entries()) {
+    for (const toolCall of reply.toolCalls) {
       const argumentsDelta = typeof toolCall.arguments === "string" ? toolCall.arguments : JSON.stringify(toolCall.arguments);
-      await callback({ type: "toolCallDelta", index, id: toolCall.id, toolName: toolCall.toolName, argumentsDelta });
+      await callback({ type: "toolCallDelta", index: index++, id: toolCall.id, toolName: toolCall.toolName, argumentsDelta });
     }
   }
   await callback({ type: "finish", finishReason: replies.some((r) => r.toolCalls.length > 0) ? "tool_calls" : "stop" });

@@ -23,7 +23,9 @@ const compiled = new WeakMap<object, ValidateFunction>();
 function sharedAjv(): Ajv2020 {
   if (!ajv) {
     // strict: false lets user schemas carry annotations ajv does not know (x-*, examples, …).
-    ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false });
+    // useDefaults fills a schema's `default` for what the model left out; it writes only into the
+    // copy stripOptionalNulls made, never into the model's (frozen) arguments.
+    ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, useDefaults: true });
     addFormats(ajv);
   }
   return ajv;

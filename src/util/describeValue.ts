@@ -10,6 +10,8 @@ export function describeKind(value: unknown): string {
   }
   if (typeof value === "bigint") return `bigint ${value}n`;
   if (typeof value === "symbol") return "a symbol";
+  // JSON.stringify writes NaN and ±Infinity as null.
+  if (typeof value === "number" && !Number.isFinite(value)) return `number ${value}`;
   const text = JSON.stringify(value);
   return `${typeof value} ${text.length > 60 ? `${text.slice(0, 57)}...` : text}`;
 }

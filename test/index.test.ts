@@ -1,0 +1,104 @@
+import * as toolwright from "toolwright";
+import type {
+  AgentOptions,
+  AgentResult,
+  AgentRunInput,
+  AgentRunOptions,
+  ArgumentProblem,
+  ChatGenerator,
+  ChatGeneratorRequest,
+  ChatGeneratorResponse,
+  ChatMessageContent,
+  ChatMessageJSON,
+  ChatMessageOptions,
+  ChatRole,
+  ExitReason,
+  FinishChunk,
+  InputsFromState,
+  JsonSchema,
+  JsonValue,
+  MergeHandler,
+  OutputsToState,
+  OutputsToString,
+  OutputToState,
+  StateInitialValues,
+  StateJSON,
+  StateKey,
+  StateKeySchema,
+  StateSchema,
+  StateValue,
+  StateValues,
+  StateWriteValue,
+  StreamingCallback,
+  StreamingChunk,
+  StrictCompatibility,
+  TextDeltaChunk,
+  TokenUsage,
+  ToolArguments,
+  ToolCall,
+  ToolCallDeltaChunk,
+  ToolCallJSON,
+  ToolCallResult,
+  ToolContext,
+  ToolOptions,
+  ToolParameters,
+  ToolResultChunk,
+  ToolSource,
+  ToolSpec,
+  ToolsetOptions,
+} from "toolwright";
+import * as testing from "toolwright/testing";
+import type { ScriptEntry } from "toolwright/testing";
+
+// Removing or renaming one of these exported types breaks `tsc` on this file.
+export type PublicTypes = [
+  AgentOptions<StateSchema>, AgentResult<StateSchema>, AgentRunInput<StateSchema>, AgentRunOptions, ArgumentProblem, ChatGenerator,
+  ChatGeneratorRequest, ChatGeneratorResponse, ChatMessageContent, ChatMessageJSON, ChatMessageOptions, ChatRole, ExitReason,
+  FinishChunk, InputsFromState, JsonSchema, JsonValue, MergeHandler, OutputsToState, OutputsToString, OutputToState,
+  StateInitialValues<StateSchema>, StateJSON, StateKey<StateSchema>, StateKeySchema, StateSchema, StateValue<StateSchema, "messages">,
+  StateValues<StateSchema>, StateWriteValue<StateSchema, "messages">, StreamingCallback, StreamingChunk, StrictCompatibility,
+  TextDeltaChunk, TokenUsage, ToolArguments<JsonSchema>, ToolCall, ToolCallDeltaChunk, ToolCallJSON, ToolCallResult, ToolContext,
+  ToolOptions, ToolParameters, ToolResultChunk, ToolSource, ToolSpec, ToolsetOptions, ScriptEntry,
+];
+
+describe("toolwright", () => {
+  it("exports exactly the public runtime names", () => {
+    expect(Object.keys(toolwright).sort()).toEqual([
+      "AbortError",
+      "Agent",
+      "ChatGeneratorError",
+      "ChatMessage",
+      "ConfigurationError",
+      "State",
+      "StateKeyError",
+      "StateMergeError",
+      "StateTypeError",
+      "Tool",
+      "ToolArgumentsError",
+      "ToolInvocationError",
+      "ToolNotFoundError",
+      "ToolResultConversionError",
+      "Toolset",
+      "ToolwrightError",
+      "chatMessageSchema",
+      "mergeLists",
+      "replaceValues",
+    ]);
+  });
+
+  it("exports error classes that all extend ToolwrightError and name themselves", () => {
+    const errorNames = Object.keys(toolwright).filter((name) => name.endsWith("Error"));
+    for (const name of errorNames) {
+      const ErrorClass = toolwright[name as keyof typeof toolwright] as unknown as { prototype: unknown };
+      expect(ErrorClass.prototype instanceof toolwright.ToolwrightError || ErrorClass === toolwright.ToolwrightError).toBe(true);
+    }
+    expect(new toolwright.ConfigurationError("Agent", "x").name).toBe("ConfigurationError");
+    expect(new toolwright.AbortError().name).toBe("AbortError");
+  });
+});
+
+describe("toolwright/testing", () => {
+  it("exports exactly the public runtime names", () => {
+    expect(Object.keys(testing).sort()).toEqual(["ScriptedChatGenerator", "toolCallReply"]);
+  });
+});
