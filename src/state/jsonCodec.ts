@@ -8,34 +8,35 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 
 /**
  * Converts a state value to plain JSON: `Date` → ISO string, anything with `toJSON()` (such as
- * `ChatMessage`) → its JSON. Throws a `TypeError` naming the path of a value with no JSON form.
+ * `ChatMessage`) → its JSON. Throws a `TypeError` naming the path of a value with no JSON form,
+ * followed by `fix` (what the caller's user should do about it).
  */
-export function toJsonValue(value: unknown, path: PropertyKey[] = [], seen: Set<object> = new Set()): JsonValue {
+export function toJsonValue(value: unknown, path: PropertyKey[] = [], fix = "", seen: Set<object> = new Set()): JsonValue {
   if (value === null || typeof value === "string" || typeof value === "boolean") return value;
   if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw noJsonForm(path, `the number ${value}`);
+    if (!Number.isFinite(value)) throw noJsonForm(path, fix, `the number ${value}`);
     return value;
   }
   if (typeof value === "object") {
-    if (value instanceof Map || value instanceof Set) throw noJsonForm(path, describeKind(value));
-    if (seen.has(value)) throw noJsonForm(path, "a circular reference");
+    if (value instanceof Map || value instanceof Set) throw noJsonForm(path, fix, describeKind(value));
+    if (seen.has(value)) throw noJsonForm(path, fix, "a circular reference");
     seen.add(value);
     try {
       const withToJSON = value as { toJSON?: () => unknown };
-      if (typeof withToJSON.toJSON === "function") return toJsonValue(withToJSON.toJSON(), path, seen);
-      if (Array.isArray(value)) return value.map((item, i) => (item === undefined ? null : toJsonValue(item, [...path, i], seen)));
+      if (typeof withToJSON.toJSON === "function") return toJsonValue(withToJSON.toJSON(), path, fix, seen);
+      if (Array.isArray(value)) return value.map((item, i) => (item === undefined ? null : toJsonValue(item, [...path, i], fix, seen)));
       const out: { [key: string]: JsonValue } = {};
-      for (const [key, item] of Object.entries(value)) if (item !== undefined && typeof item !== "function") out[key] = toJsonValue(item, [...path, key], seen);
+      for (const [key, item] of Object.entries(value)) if (item !== undefined && typeof item !== "function") out[key] = toJsonValue(item, [...path, key], fix, seen);
       return out;
     } finally {
       seen.delete(value);
     }
   }
-  throw noJsonForm(path, describeKind(value));
+  throw noJsonForm(path, fix, describeKind(value));
 }
 
-function noJsonForm(path: PropertyKey[], what: string): TypeError {
-  return new TypeError(`${formatPath(path)} holds ${what}, which has no JSON form; keep only JSON-representable values in State to serialize it.`);
+function noJsonForm(path: PropertyKey[], fix: string, what: string): TypeError {
+  return new TypeError(`${formatPath(path)} holds ${what}, which has no JSON form${fix ? `; ${fix}` : ""}.`);
 }
 
 /**

@@ -128,7 +128,7 @@ export class State<S extends StateSchema = any> { // eslint-disable-line @typesc
   /** Plain JSON of every value: `Date`s as ISO strings, messages in their JSON shape. */
   toJSON(): StateJSON {
     const out: StateJSON = {};
-    for (const [key, value] of this.#values) out[key] = toJsonValue(value, [key]);
+    for (const [key, value] of this.#values) out[key] = toJsonValue(value, [key], "keep only JSON-representable values in State to serialize it");
     return out;
   }
 

@@ -18,5 +18,5 @@ export function toolResultText(result: unknown, config: OutputsToString | undefi
     return value;
   }
   if (typeof value === "string") return value;
-  return JSON.stringify(value === undefined ? null : toJsonValue(value));
+  return JSON.stringify(value === undefined ? null : toJsonValue(value, [], "return plain data, or give the tool an outputsToString handler"));
 }

@@ -223,7 +223,7 @@ describe("invokeTools", () => {
 
       expect(outcomes.map((o) => [o.message.toolCallResult?.result, o.failed])).toEqual([
         ["Tool 'raw' ran, but its result could not be turned into text: outputsToString.rawResult needs a string, got number 5; drop rawResult to send JSON.", true],
-        ["Tool 'map' ran, but its result could not be turned into text: (root) holds a Map, which has no JSON form; keep only JSON-representable values in State to serialize it.", true],
+        ["Tool 'map' ran, but its result could not be turned into text: (root) holds a Map, which has no JSON form; return plain data, or give the tool an outputsToString handler.", true],
       ]);
     });
 

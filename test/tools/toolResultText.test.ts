@@ -78,10 +78,10 @@ describe("toolResultText", () => {
 
   it("throws for a result with no JSON form", () => {
     expect(thrownMessage(() => toolResultText(new Map([["a", 1]]), undefined))).toBe(
-      "(root) holds a Map, which has no JSON form; keep only JSON-representable values in State to serialize it.",
+      "(root) holds a Map, which has no JSON form; return plain data, or give the tool an outputsToString handler.",
     );
     expect(thrownMessage(() => toolResultText({ lookup: new Set([1]) }, undefined))).toBe(
-      "lookup holds a Set, which has no JSON form; keep only JSON-representable values in State to serialize it.",
+      "lookup holds a Set, which has no JSON form; return plain data, or give the tool an outputsToString handler.",
     );
   });
 
@@ -90,11 +90,11 @@ describe("toolResultText", () => {
     node.parent = node;
 
     expect(thrownMessage(() => toolResultText(node, undefined))).toBe(
-      "parent holds a circular reference, which has no JSON form; keep only JSON-representable values in State to serialize it.",
+      "parent holds a circular reference, which has no JSON form; return plain data, or give the tool an outputsToString handler.",
     );
   });
 
   it("throws for a bigint", () => {
-    expect(thrownMessage(() => toolResultText({ big: 10n }, undefined))).toBe("big holds bigint 10n, which has no JSON form; keep only JSON-representable values in State to serialize it.");
+    expect(thrownMessage(() => toolResultText({ big: 10n }, undefined))).toBe("big holds bigint 10n, which has no JSON form; return plain data, or give the tool an outputsToString handler.");
   });
 });

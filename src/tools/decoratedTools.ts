@@ -1,0 +1,149 @@
+import { decorationOf, type ToolDecoration } from "../../decorators";
+import { ConfigurationError, StaleSchemaError } from "../errors";
+import { State } from "../state/state";
+import { functionParameterNames } from "./functionParameters";
+import type { GeneratedToolEntry } from "./generatedEntry";
+import type { JsonSchema } from "./jsonSchema";
+import { reviveDates } from "./reviveDates";
+import { generatedEntriesOf, registeredModules, type RegisteredEntry } from "./schemaRegistry";
+import { Tool } from "./tool";
+
+interface DecoratedMember {
+  readonly decoration: ToolDecoration;
+  /** The class that declares the method (or the `defineTool` handle). */
+  readonly owner: unknown;
+  /** Where `design:paramtypes` is recorded: the prototype, or the class for statics. */
+  readonly metadataTarget: object | undefined;
+  /** `Class.method`, or the function name. */
+  readonly label: string;
+}
+
+/**
+ * The tools of an object with `@tool` methods (an instance: its instance methods; a class: its
+ * static methods) or of a `defineTool` result, joined with their generated entries. Undefined
+ * when the object has no tools. Throws `ConfigurationError` when an entry is missing and
+ * `StaleSchemaError` when one no longer matches its method.
+ */
+export function decoratedTools(source: object): Tool[] | undefined {
+  const members = decoratedMembers(source);
+  if (members.length === 0) return undefined;
+  const target = decorationOf(source)?.kind === "function" ? undefined : source;
+  return members.map((member) => toolOf(member, target));
+}
+
+function decoratedMembers(source: object): DecoratedMember[] {
+  const handle = decorationOf(source);
+  if (handle?.kind === "function") return [{ decoration: handle, owner: source, metadataTarget: undefined, label: handle.memberName }];
+  const found: DecoratedMember[] = [];
+  const seen = new Set<string>();
+  const isClass = typeof source === "function";
+  let level: object | null = isClass ? source : Object.getPrototypeOf(source);
+  while (level && level !== Object.prototype && level !== Function.prototype) {
+    const owner = isClass ? level : (level as { constructor: unknown }).constructor;
+    const className = (owner as { name?: string })?.name || "(anonymous class)";
+    for (const name of Object.getOwnPropertyNames(level)) {
+      if (seen.has(name) || name === "constructor" || name === "prototype") continue;
+      seen.add(name);
+      const value = Object.getOwnPropertyDescriptor(level, name)?.value as unknown;
+      const decoration = typeof value === "function" ? decorationOf(value) : undefined;
+      if (decoration && decoration.kind === "method" && decoration.isStatic === isClass) {
+        found.push({ decoration, owner, metadataTarget: level, label: `${className}.${name}` });
+      }
+    }
+    level = Object.getPrototypeOf(level);
+  }
+  return found;
+}
+
+function toolOf(member: DecoratedMember, target: unknown): Tool {
+  const record = findEntry(member);
+  checkNotStale(member, record);
+  const { entry } = record;
+  const plan = entry.parameters;
+  const dates = new Set(entry.dates ?? []);
+  const fn = member.decoration.fn;
+  // The Tool takes the full parameter list and hides what inputsFromState fills, like any Tool.
+  const injected = Object.fromEntries(plan.filter((p) => p.role === "stateKey").map((p) => [p.name, {}]));
+  const parameters: JsonSchema = { ...entry.schema, properties: { ...entry.schema.properties, ...injected } };
+  return new Tool({
+    name: entry.name,
+    description: entry.description,
+    parameters,
+    inputsFromState: entry.options.inputsFromState,
+    outputsToState: member.decoration.options.outputsToState,
+    outputsToString: member.decoration.options.outputsToString,
+    usesState: plan.some((p) => p.role === "state"),
+    source: `${member.label} (${entry.source})`,
+    function: (args, context) => {
+      const values = dates.size > 0 ? (reviveDates(args, entry.schema, dates) as Record<string, unknown>) : args;
+      return fn.apply(target, plan.map((p) => (p.role === "state" ? context.state : values[p.name])));
+    },
+  });
+}
+
+function findEntry(member: DecoratedMember): RegisteredEntry {
+  const { decoration } = member;
+  // A defineTool handle is its own owner; a method is found by name within its class.
+  const record = generatedEntriesOf(member.owner).find(
+    (r) => r.entry.kind === decoration.kind && (decoration.kind === "function" || (r.entry.member === decoration.memberName && r.entry.static === decoration.isStatic)),
+  );
+  if (record) return record;
+  const modules = registeredModules().map((m) => m.module);
+  const what = decoration.kind === "function" ? `${member.label} is a defineTool function` : `${member.label} is a @tool method`;
+  throw new ConfigurationError(
+    member.label,
+    `${what} with no generated schema: run \`npx toolwright codegen\` and import the generated module (for example import "./tools.generated") before creating the Agent. ` +
+      (modules.length > 0 ? `Generated modules imported so far: ${modules.join(", ")}; none describes ${member.label}.` : "No generated module has been imported yet."),
+  );
+}
+
+function checkNotStale(member: DecoratedMember, record: RegisteredEntry): void {
+  const problem = staleness(member, record.entry);
+  if (!problem) return;
+  throw new StaleSchemaError(
+    member.label,
+    `${member.label} (${record.entry.source}) has changed since ${record.module.module} was generated: ${problem}. Run \`${record.module.command}\` to regenerate it.`,
+  );
+}
+
+function staleness(member: DecoratedMember, entry: GeneratedToolEntry): string | undefined {
+  const { decoration } = member;
+  const planned = entry.parameters.map((p) => p.name);
+  const actual = functionParameterNames(decoration.fn);
+  if (actual && actual.join(",") !== planned.join(",")) {
+    return `its parameters are now (${actual.join(", ")}), the generated plan has (${planned.join(", ")})`;
+  }
+  const statePosition = stateParameterProblem(member, entry);
+  if (statePosition) return statePosition;
+  const options = decoration.options;
+  // An arrow function given to defineTool has no name of its own; the const's name is the default.
+  const name = options.name ?? (decoration.memberName || entry.member);
+  if (name !== entry.name) return `its tool name is now '${name}', the generated entry has '${entry.name}'`;
+  if (options.description !== undefined && options.description !== entry.description) return "its description option changed";
+  if (!sameRecord(options.inputsFromState ?? {}, entry.options.inputsFromState)) return "its inputsFromState option changed";
+  const outputs = Object.fromEntries(Object.entries(options.outputsToState ?? {}).map(([k, v]) => [k, v?.source ?? null]));
+  const generatedOutputs = Object.fromEntries(Object.entries(entry.options.outputsToState).map(([k, v]) => [k, v.source ?? null]));
+  if (!sameRecord(outputs, generatedOutputs)) return "its outputsToState option changed";
+  return undefined;
+}
+
+// With emitDecoratorMetadata, design:paramtypes says where the State parameter is.
+function stateParameterProblem(member: DecoratedMember, entry: GeneratedToolEntry): string | undefined {
+  if (!member.metadataTarget || typeof Reflect.getMetadata !== "function") return undefined;
+  const types = Reflect.getMetadata("design:paramtypes", member.metadataTarget, member.decoration.memberName) as unknown[] | undefined;
+  if (!Array.isArray(types)) return undefined;
+  if (types.length !== entry.parameters.length) return `it now has ${types.length} parameters, the generated plan has ${entry.parameters.length}`;
+  for (const [i, type] of types.entries()) {
+    const role = entry.parameters[i]!.role;
+    if (type === State && role !== "state") return `parameter ${i + 1} (${entry.parameters[i]!.name}) is now typed State, the generated plan has it as ${role}`;
+    if (role === "state" && typeof type === "function" && type !== State && type !== Object) {
+      return `parameter ${i + 1} (${entry.parameters[i]!.name}) is no longer typed State`;
+    }
+  }
+  return undefined;
+}
+
+function sameRecord(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && a[k] === b[k]);
+}

@@ -1,0 +1,53 @@
+import type { JsonSchema } from "./jsonSchema";
+
+/** How one parameter of a decorated method is filled, as `toolwright codegen` classified it. */
+export interface GeneratedParameter {
+  readonly name: string;
+  /** `llm`: from the model's arguments; `state`: the live State; `stateKey`: a state value. */
+  readonly role: "llm" | "state" | "stateKey";
+  /** The state key, for `stateKey` parameters. */
+  readonly stateKey?: string;
+  /** True when the parameter has `?` or a default. */
+  readonly optional: boolean;
+  /** The literal default, when the parameter has one. */
+  readonly default?: unknown;
+}
+
+/** One tool as the generated module describes it. Written by `toolwright codegen`; do not write by hand. */
+export interface GeneratedToolEntry {
+  /** A decorated method, or a function made a tool with `defineTool`. */
+  readonly kind: "method" | "function";
+  /** The class (for methods) or the `defineTool` result (for functions), read lazily. */
+  readonly owner: () => unknown;
+  /** The method's or function's name in the source. */
+  readonly member: string;
+  /** True for a static method. */
+  readonly static: boolean;
+  /** The tool name the model sees. */
+  readonly name: string;
+  readonly description: string;
+  /** Every parameter, in order. */
+  readonly parameters: readonly GeneratedParameter[];
+  /** The JSON Schema of the `llm` parameters. */
+  readonly schema: JsonSchema;
+  /** Whether the schema is strict-compatible, and why not. */
+  readonly strict: boolean;
+  readonly strictReason?: string;
+  /** JSON Pointers into `schema` of values the method receives as `Date`s. */
+  readonly dates?: readonly string[];
+  /** The decorator options codegen read, to detect a module generated before they changed. */
+  readonly options: {
+    readonly inputsFromState: Readonly<Record<string, string>>;
+    readonly outputsToState: Readonly<Record<string, { readonly source?: string }>>;
+  };
+  /** Where the tool is declared: `src/tools/support.ts:14:3`. */
+  readonly source: string;
+}
+
+/** What the generated module says about itself when it registers. */
+export interface GeneratedModuleInfo {
+  /** The generated file, relative to the project: `src/tools.generated.ts`. */
+  readonly module: string;
+  /** The command that regenerates it. */
+  readonly command: string;
+}
