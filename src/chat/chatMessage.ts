@@ -183,7 +183,7 @@ export class ChatMessage {
   toJSON(): ChatMessageJSON {
     return {
       role: this.role,
-      meta: structuredClone(this.meta) as Record<string, unknown>,
+      meta: jsonCopy(this.meta) as Record<string, unknown>,
       name: this.name ?? null,
       content: this.content.map((part) => {
         if (part.type === "text") return { text: part.text };
@@ -208,7 +208,7 @@ function freezeToolCall(call: ToolCall): ToolCall {
 }
 
 function toolCallToJSON(call: ToolCall): ToolCallJSON {
-  const args = typeof call.arguments === "string" ? call.arguments : (structuredClone(call.arguments) as Record<string, unknown>);
+  const args = typeof call.arguments === "string" ? call.arguments : (jsonCopy(call.arguments) as Record<string, unknown>);
   return { tool_name: call.toolName, arguments: args, id: call.id ?? null };
 }
 
@@ -232,4 +232,9 @@ function frozenCopy<T>(value: T): T {
 function isDeepFrozen(value: unknown): boolean {
   if (value === null || typeof value !== "object") return true;
   return Object.isFrozen(value) && Object.keys(value).every((key) => isDeepFrozen((value as Record<string, unknown>)[key]));
+}
+
+// toJSON output is plain JSON: a JSON round trip gives mutable copies in the caller's realm.
+function jsonCopy(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value)) as unknown;
 }

@@ -1,0 +1,151 @@
+import { Node, type Type } from "ts-morph";
+import type { JsonSchema } from "../src/tools/jsonSchema";
+// The strict-mode rule is one pure function shared with the runtime (src/tools/strictCompatibility.ts
+// imports nothing but a type), so codegen and `new Tool` can never disagree about it.
+import { strictCompatibility } from "../src/tools/strictCompatibility";
+import { classifyParameters } from "./classifyParameters";
+import type { Diagnostics } from "./diagnostics";
+import type { DiscoveredTool } from "./discoverTools";
+import type { ToolModel } from "./model";
+import { readToolOptions } from "./readToolOptions";
+import type { ToolwrightSymbols } from "./toolwrightSymbols";
+import { applyAsType } from "./typeResolver/asType";
+import { dateMarker, type ResolveContext, type SchemaNode } from "./typeResolver/context";
+import { jsDocInfo, withJsDoc } from "./typeResolver/jsDocTags";
+import { resolveType } from "./typeResolver/resolveType";
+
+const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Builds the model of one discovered tool, or reports why it cannot be built. */
+export function buildToolModel(tool: DiscoveredTool, symbols: ToolwrightSymbols, diagnostics: Diagnostics): ToolModel | undefined {
+  const label = tool.kind === "method" ? `${tool.ownerName}.${tool.member}` : tool.ownerName;
+  const options = readToolOptions(tool.optionsArgument, label, diagnostics);
+  if (!options) return undefined;
+  const name = options.name ?? tool.member;
+  if (!toolNamePattern.test(name)) {
+    diagnostics.at(tool.anchor, "TW102", `${label} has tool name '${name}', which is not valid: use 1-64 characters of letters, digits, '_' and '-'.`);
+    return undefined;
+  }
+  const docs = methodDocs(tool.docNode);
+  const parameters = classifyParameters(tool.parameters, options, label, symbols, diagnostics);
+  if (!parameters) return undefined;
+  const ctx: ResolveContext = { diagnostics, toolwright: symbols, anchor: tool.anchor, defs: new Map(), stack: [], defNames: new Map() };
+  const properties: Record<string, SchemaNode> = {};
+  const required: string[] = [];
+  let failed = false;
+  for (const { declaration, plan } of parameters) {
+    if (plan.role !== "llm") continue;
+    const path = `${label}(${plan.name})`;
+    if (!Node.isIdentifier(declaration.getNameNode()) || declaration.isRestParameter()) {
+      diagnostics.at(declaration, "TW204", `${path}: a tool parameter must be a plain named parameter (not destructured, not ...rest).`);
+      failed = true;
+      continue;
+    }
+    const anchored: ResolveContext = { ...ctx, anchor: declaration };
+    const type = declaration.getType();
+    if (!declaration.getTypeNode() && (type.isAny() || type.isUnknown()) && !docs.asType[plan.name]) {
+      diagnostics.at(declaration, "TW204", `${path} has no type annotation, so codegen cannot tell the model what to send; annotate it (${plan.name}: string, …).`);
+      failed = true;
+      continue;
+    }
+    const asType = docs.asType[plan.name];
+    const resolved = asType ? applyAsType(asType, type, path, anchored, declaration.getTypeNode()) : resolveType(type, path, anchored, declaration.getTypeNode());
+    if (!resolved) {
+      failed = true;
+      continue;
+    }
+    let schema = withJsDoc(resolved, { description: docs.params[plan.name], keywords: {} });
+    if (plan.default !== undefined) schema = { ...schema, default: plan.default };
+    properties[plan.name] = schema;
+    if (!plan.optional) required.push(plan.name);
+  }
+  checkOutputSources(tool, options.outputsToState, options.outputNodes, label, diagnostics);
+  if (failed) return undefined;
+  const root: SchemaNode = { type: "object", properties };
+  if (required.length > 0) root.required = required;
+  root.additionalProperties = false;
+  if (ctx.defs.size > 0) root.$defs = Object.fromEntries([...ctx.defs].sort(([a], [b]) => a.localeCompare(b)));
+  const dates = datePointers(root);
+  const schema = stripMarkers(root);
+  const strict = strictCompatibility(schema);
+  return {
+    kind: tool.kind,
+    ownerName: tool.ownerName,
+    member: tool.member,
+    isStatic: tool.isStatic,
+    file: tool.sourceFile.getFilePath(),
+    source: diagnostics.location(tool.anchor),
+    name,
+    description: options.description ?? docs.summary,
+    parameters: parameters.map((p) => p.plan),
+    schema,
+    strict: strict.compatible,
+    ...(strict.compatible ? {} : { strictReason: strict.reason }),
+    dates,
+    options: { inputsFromState: options.inputsFromState, outputsToState: options.outputsToState },
+  };
+}
+
+interface MethodDocs {
+  summary: string;
+  params: Record<string, string | undefined>;
+  asType: Record<string, string>;
+}
+
+// The summary (first paragraph), `@param` descriptions and `@asType <param> <type>` tags.
+function methodDocs(node: Node): MethodDocs {
+  const docs: MethodDocs = { summary: "", params: {}, asType: {} };
+  if (!Node.isJSDocable(node)) return docs;
+  const doc = node.getJsDocs().at(-1);
+  if (!doc) return docs;
+  docs.summary = (doc.getDescription().trim().split(/\n\s*\n/)[0] ?? "").replace(/\s*\n\s*/g, " ");
+  for (const tag of doc.getTags()) {
+    if (Node.isJSDocParameterTag(tag)) {
+      const text = jsDocInfo(tag.getCommentText()?.replace(/^\s*-\s*/, ""), []).description;
+      if (text) docs.params[tag.getName()] = text.replace(/\s*\n\s*/g, " ");
+    } else if (tag.getTagName() === "asType") {
+      const [param, type] = (tag.getCommentText() ?? "").trim().split(/\s+/);
+      if (param && type) docs.asType[param] = type;
+    }
+  }
+  return docs;
+}
+
+// TW203: outputsToState.source must be a property of the (awaited) return type.
+function checkOutputSources(tool: DiscoveredTool, outputs: Record<string, { source?: string }>, nodes: Record<string, Node>, label: string, diagnostics: Diagnostics): void {
+  const sources = Object.entries(outputs).filter(([, config]) => config.source !== undefined);
+  if (sources.length === 0) return;
+  const returned = awaited(tool.signature.getReturnType());
+  if (returned.isAny() || returned.isUnknown()) return;
+  const candidates = returned.isUnion() ? returned.getUnionTypes().filter((t) => !t.isUndefined() && !t.isNull()) : [returned];
+  for (const [stateKey, config] of sources) {
+    if (candidates.some((t) => t.getProperty(config.source!))) continue;
+    const known = [...new Set(candidates.flatMap((t) => (t.isObject() && !t.isArray() ? t.getProperties().map((p) => p.getName()) : [])))];
+    diagnostics.at(
+      nodes[stateKey]!,
+      "TW203",
+      `outputsToState.${stateKey} of ${label} reads '${config.source}', which is not a property of what the tool returns (${returned.getText(tool.signature)}). Properties: ${known.join(", ") || "none"}.`,
+    );
+  }
+}
+
+function awaited(type: Type): Type {
+  const symbol = type.getSymbol();
+  if (symbol?.getName() === "Promise") return awaited(type.getTypeArguments()[0] ?? type);
+  return type;
+}
+
+function datePointers(root: SchemaNode): string[] {
+  const found: string[] = [];
+  const visit = (node: unknown, pointer: string) => {
+    if (node === null || typeof node !== "object") return;
+    if ((node as SchemaNode)[dateMarker]) found.push(pointer);
+    for (const [key, child] of Object.entries(node)) visit(child, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+  };
+  visit(root, "#");
+  return found;
+}
+
+function stripMarkers(node: SchemaNode): JsonSchema {
+  return JSON.parse(JSON.stringify(node)) as JsonSchema;
+}

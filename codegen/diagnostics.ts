@@ -1,0 +1,74 @@
+import * as path from "node:path";
+import type { Node } from "ts-morph";
+
+/**
+ * Stable diagnostic codes. TW1xx: discovery and options; TW2xx: parameters and state; TW3xx:
+ * types; TW4xx: output.
+ */
+export type DiagnosticCode =
+  | "TW101" // option codegen must read is not a literal
+  | "TW102" // invalid tool name
+  | "TW103" // duplicate tool name
+  | "TW104" // @tool on something that is not a public method
+  | "TW105" // defineTool result not assigned to an exported const
+  | "TW106" // the class of a @tool method is not exported
+  | "TW201" // inputsFromState names an unknown parameter
+  | "TW202" // a State parameter is also named in inputsFromState
+  | "TW203" // outputsToState.source is not a property of the return type
+  | "TW204" // parameter without a type annotation
+  | "TW301" // unsupported type
+  | "TW302" // any/unknown without @asType
+  | "TW401"; // the output file cannot be written
+
+/** One problem found by codegen, at a source position. */
+export interface Diagnostic {
+  readonly code: DiagnosticCode;
+  /** Path relative to the working directory, with forward slashes. */
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
+}
+
+/** Collects diagnostics; codegen reports all of them at once. */
+export class Diagnostics {
+  readonly #items: Diagnostic[] = [];
+
+  constructor(private readonly cwd: string) {}
+
+  /** Adds a diagnostic at a node's start. */
+  at(node: Node, code: DiagnosticCode, message: string): void {
+    const sourceFile = node.getSourceFile();
+    const { line, column } = sourceFile.getLineAndColumnAtPos(node.getStart());
+    this.#items.push({ code, file: this.relative(sourceFile.getFilePath()), line, column, message });
+  }
+
+  /** Adds a diagnostic with no source position (the file is the given path). */
+  inFile(file: string, code: DiagnosticCode, message: string): void {
+    this.#items.push({ code, file: this.relative(file), line: 1, column: 1, message });
+  }
+
+  /** `file:line:col` of a node, relative to the working directory. */
+  location(node: Node): string {
+    const sourceFile = node.getSourceFile();
+    const { line, column } = sourceFile.getLineAndColumnAtPos(node.getStart());
+    return `${this.relative(sourceFile.getFilePath())}:${line}:${column}`;
+  }
+
+  relative(file: string): string {
+    return path.relative(this.cwd, file).split(path.sep).join("/");
+  }
+
+  get items(): readonly Diagnostic[] {
+    return [...this.#items].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.code.localeCompare(b.code));
+  }
+
+  get count(): number {
+    return this.#items.length;
+  }
+}
+
+/** One diagnostic, tsc-style: `src/tools/support.ts:14:3 - error TW201: …`. */
+export function formatDiagnostic(d: Diagnostic): string {
+  return `${d.file}:${d.line}:${d.column} - error ${d.code}: ${d.message}`;
+}

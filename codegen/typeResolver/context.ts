@@ -1,0 +1,27 @@
+import type { Node, Type } from "ts-morph";
+import type { JsonSchema } from "../../src/tools/jsonSchema";
+import type { Diagnostics } from "../diagnostics";
+import type { ToolwrightSymbols } from "../toolwrightSymbols";
+
+/** Marks a schema node whose value the method receives as a `Date` (removed before emitting). */
+export const dateMarker = Symbol("toolwright.date");
+
+/** A schema node under construction; `dateMarker` flags Date values. */
+export type SchemaNode = JsonSchema & { [dateMarker]?: true };
+
+/** State of resolving the parameter types of one tool. */
+export interface ResolveContext {
+  readonly diagnostics: Diagnostics;
+  readonly toolwright: ToolwrightSymbols;
+  /** Where diagnostics point: the parameter being resolved. */
+  readonly anchor: Node;
+  /** Definitions of recursive types, by name. */
+  readonly defs: Map<string, SchemaNode>;
+  /** Object types being resolved, outermost first, with the def name once one refers back. */
+  readonly stack: Array<{ type: Type; defName?: string }>;
+  /** Def names already given to types. */
+  readonly defNames: Map<Type, string>;
+}
+
+/** Describes the path of the value being resolved, for messages: `Tools.search(filter).range.from`. */
+export type TypePath = string;

@@ -1,0 +1,17 @@
+/**
+ * Options of `@tool(...)`. The build step (`toolwright codegen`) reads them from the source, so
+ * `name`, `description`, the keys of `inputsFromState`/`outputsToState` and each `source` must be
+ * literals; handlers may be any function.
+ */
+export interface ToolDecoratorOptions {
+  /** The tool's name (default: the method name). 1–64 characters of `[a-zA-Z0-9_-]`. */
+  name?: string;
+  /** What the tool does, for the model (default: the method's JSDoc summary). */
+  description?: string;
+  /** state key → parameter name: that parameter is filled from state and hidden from the model. */
+  inputsFromState?: Record<string, string>;
+  /** state key → `{ source?, handler? }`: which part of the result is merged into which key. */
+  outputsToState?: Record<string, { source?: string; handler?: (current: any, incoming: any) => any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- handlers are typed by their state key
+  /** How the result becomes the text the model sees. */
+  outputsToString?: { source?: string; handler?: (value: any) => unknown; rawResult?: boolean }; // eslint-disable-line @typescript-eslint/no-explicit-any -- receives the method's result
+}
