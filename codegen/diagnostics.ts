@@ -43,7 +43,13 @@ export class Diagnostics {
     this.#items.push({ code, file: this.relative(sourceFile.getFilePath()), line, column, message });
   }
 
-  /** Adds a diagnostic with no source position (the file is the given path). */
+  /** Adds a diagnostic at a `file:line:col` location as `location()` wrote it. */
+  atLocation(location: string, code: DiagnosticCode, message: string): void {
+    const [file = location, line = "1", column = "1"] = location.split(":");
+    this.#items.push({ code, file, line: Number(line), column: Number(column), message });
+  }
+
+  /** Adds a diagnostic about a whole file (line 1, column 1). */
   inFile(file: string, code: DiagnosticCode, message: string): void {
     this.#items.push({ code, file: this.relative(file), line: 1, column: 1, message });
   }

@@ -1,6 +1,6 @@
 export { defineTool } from "./defineTool";
 export type { DefinedTool } from "./defineTool";
-export { ToolDecoratorError } from "./errors";
+export { ToolDecoratorError, ToolwrightError } from "./errors";
 export { clearDecorations, decorationOf } from "./metadataStorage";
 export type { ToolDecoration } from "./metadataStorage";
 export { tool } from "./tool";

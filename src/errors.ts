@@ -1,14 +1,6 @@
-/**
- * Every error toolwright throws at run time extends {@link ToolwrightError}. Each error carries
- * structured fields beside its message (the tool name, the state key, …) and keeps the original
- * error as `cause`.
- */
-export class ToolwrightError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+import { ToolwrightError } from "../decorators/errors";
+
+export { ToolwrightError };
 
 /** A problem with how an Agent, a tool or a state schema is set up; thrown before anything runs. */
 export class ConfigurationError extends ToolwrightError {

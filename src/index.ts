@@ -1,3 +1,5 @@
+export { defineTool, tool, ToolDecoratorError } from "../decorators";
+export type { DefinedTool, Integer, ToolDecoratorOptions, ToolMethodDecorator } from "../decorators";
 export { Agent } from "./agent/agent";
 export type { AgentOptions, AgentResult, AgentRunInput, AgentRunOptions, ExitReason } from "./agent/agentTypes";
 export type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse, TokenUsage, ToolSpec } from "./chat/chatGenerator";
@@ -8,6 +10,7 @@ export {
   AbortError,
   ChatGeneratorError,
   ConfigurationError,
+  StaleSchemaError,
   StateKeyError,
   StateMergeError,
   StateTypeError,
@@ -25,7 +28,9 @@ export { State } from "./state/state";
 export type { StateJSON } from "./state/state";
 export { chatMessageSchema } from "./state/stateSchema";
 export type { StateInitialValues, StateKey, StateKeySchema, StateSchema, StateValue, StateValues, StateWriteValue } from "./state/stateSchema";
+export type { GeneratedModuleInfo, GeneratedParameter, GeneratedToolEntry } from "./tools/generatedEntry";
 export type { JsonSchema } from "./tools/jsonSchema";
+export { registerToolSchemas } from "./tools/schemaRegistry";
 export type { StrictCompatibility } from "./tools/strictCompatibility";
 export { Tool } from "./tools/tool";
 export type { ToolArguments, ToolContext, ToolOptions, ToolParameters } from "./tools/tool";

@@ -1,7 +1,8 @@
+import "./tools.generated";
 import { Agent, ChatMessage, type ChatGenerator } from "toolwright";
 import { scriptedSupportModel } from "./scriptedModel";
+import { supportState, SupportTools } from "./supportTools";
 import { demoStore } from "./ticketStore";
-import { supportState, supportTools } from "./tools";
 
 /** The example's chat model: scripted offline. */
 export function chatGenerator(): ChatGenerator {
@@ -12,7 +13,7 @@ export function chatGenerator(): ChatGenerator {
 export async function runSupportExample(model: ChatGenerator = chatGenerator()) {
   const agent = new Agent({
     chatGenerator: model,
-    tools: supportTools(demoStore()),
+    tools: [new SupportTools(demoStore())],
     stateSchema: supportState,
     systemPrompt: "You are a support assistant. Use the tools to look up and close the customer's tickets.",
     maxAgentSteps: 10,

@@ -127,6 +127,8 @@ function staleness(member: DecoratedMember, entry: GeneratedToolEntry): string |
   return undefined;
 }
 
+const definitelyNotState = new Set<unknown>([String, Number, Boolean, Array, Date, BigInt, Symbol]);
+
 // With emitDecoratorMetadata, design:paramtypes says where the State parameter is.
 function stateParameterProblem(member: DecoratedMember, entry: GeneratedToolEntry): string | undefined {
   if (!member.metadataTarget || typeof Reflect.getMetadata !== "function") return undefined;
@@ -136,7 +138,8 @@ function stateParameterProblem(member: DecoratedMember, entry: GeneratedToolEntr
   for (const [i, type] of types.entries()) {
     const role = entry.parameters[i]!.role;
     if (type === State && role !== "state") return `parameter ${i + 1} (${entry.parameters[i]!.name}) is now typed State, the generated plan has it as ${role}`;
-    if (role === "state" && typeof type === "function" && type !== State && type !== Object) {
+    // Metadata is positive evidence only: `import type { State }` gives Function, unions give Object.
+    if (role === "state" && definitelyNotState.has(type)) {
       return `parameter ${i + 1} (${entry.parameters[i]!.name}) is no longer typed State`;
     }
   }

@@ -1,5 +1,6 @@
 import { ConfigurationError } from "../errors";
 import { describeKind } from "../util/describeValue";
+import { decoratedTools } from "./decoratedTools";
 import { Tool } from "./tool";
 import { Toolset } from "./toolset";
 
@@ -26,12 +27,21 @@ export function resolveTools(sources: readonly ToolSource[], subject: string): M
     byName.set(tool.name, tool);
   };
   for (const [index, source] of sources.entries()) {
-    if (source instanceof Tool) add(source);
-    else if (source instanceof Toolset) source.tools.forEach(add);
-    else {
+    if (source instanceof Tool) {
+      add(source);
+      continue;
+    }
+    if (source instanceof Toolset) {
+      source.tools.forEach(add);
+      continue;
+    }
+    const decorated = (typeof source === "object" && source !== null) || typeof source === "function" ? decoratedTools(source) : undefined;
+    if (decorated) {
+      decorated.forEach(add);
+    } else {
       throw new ConfigurationError(
         subject,
-        `${subject} was given ${describeKind(source)} at tools[${index}], which is not a tool: pass Tool objects, Toolsets, or instances of classes with @tool methods.`,
+        `${subject} was given ${describeKind(source)} at tools[${index}], which is not a tool: pass Tool objects, Toolsets, instances of classes with @tool methods (or the class, for static ones), or defineTool results.`,
       );
     }
   }

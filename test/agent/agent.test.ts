@@ -223,7 +223,7 @@ describe("Agent", () => {
       ["an instance of a class without @tool methods", new (class SupportTools {})(), "a SupportTools"],
     ])("throws a ConfigurationError for %s in tools, which is not a tool", (_label, value, shown) => {
       expect(configurationError({ chatGenerator, tools: [searchTool(), value] }).message).toBe(
-        `Agent was given ${shown} at tools[1], which is not a tool: pass Tool objects, Toolsets, or instances of classes with @tool methods.`,
+        `Agent was given ${shown} at tools[1], which is not a tool: pass Tool objects, Toolsets, instances of classes with @tool methods (or the class, for static ones), or defineTool results.`,
       );
     });
 

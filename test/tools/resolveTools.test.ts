@@ -50,10 +50,10 @@ describe("resolveTools", () => {
 
   it("rejects something that is not a tool, naming its position", () => {
     expect(configurationMessage(() => resolveTools([makeTool("a"), { name: "b", run: () => "b" }], "Agent"))).toBe(
-      "Agent was given an object at tools[1], which is not a tool: pass Tool objects, Toolsets, or instances of classes with @tool methods.",
+      "Agent was given an object at tools[1], which is not a tool: pass Tool objects, Toolsets, instances of classes with @tool methods (or the class, for static ones), or defineTool results.",
     );
     expect(configurationMessage(() => resolveTools(["search" as unknown as Tool], "Agent"))).toBe(
-      'Agent was given string "search" at tools[0], which is not a tool: pass Tool objects, Toolsets, or instances of classes with @tool methods.',
+      'Agent was given string "search" at tools[0], which is not a tool: pass Tool objects, Toolsets, instances of classes with @tool methods (or the class, for static ones), or defineTool results.',
     );
   });
 
@@ -65,7 +65,7 @@ describe("resolveTools", () => {
 
   it("uses the subject it is given", () => {
     expect(configurationMessage(() => resolveTools([null as unknown as Tool], "Agent.run"), "Agent.run")).toBe(
-      "Agent.run was given null at tools[0], which is not a tool: pass Tool objects, Toolsets, or instances of classes with @tool methods.",
+      "Agent.run was given null at tools[0], which is not a tool: pass Tool objects, Toolsets, instances of classes with @tool methods (or the class, for static ones), or defineTool results.",
     );
   });
 });

@@ -1,0 +1,90 @@
+import type { Project, SourceFile } from "ts-morph";
+import { buildToolModel } from "./buildToolModel";
+import { type ResolvedCodegenOptions } from "./config";
+import { type Diagnostic, Diagnostics } from "./diagnostics";
+import { discoverInFile, type DiscoveredTool } from "./discoverTools";
+import { renderModule } from "./emit/renderModule";
+import type { ToolModel } from "./model";
+import { ToolwrightSymbols } from "./toolwrightSymbols";
+
+/** The outcome of analysing a program: the tools, every diagnostic, and the module text (when there are no errors). */
+export interface Analysis {
+  readonly tools: readonly ToolModel[];
+  readonly diagnostics: readonly Diagnostic[];
+  /** The generated module, or undefined when there are diagnostics. */
+  readonly content: string | undefined;
+}
+
+/**
+ * Analyses every source file of the project: discovers tools, builds their models, checks names
+ * across the program, and renders the module. Keeps the models of each file so that watch mode can
+ * re-analyse only the files that changed.
+ */
+export class Analyzer {
+  readonly #symbols = new ToolwrightSymbols();
+  readonly #perFile = new Map<string, { tools: ToolModel[]; diagnostics: Diagnostics }>();
+
+  constructor(
+    private readonly project: Project,
+    private readonly options: ResolvedCodegenOptions,
+  ) {}
+
+  /** Analyses all files (the first run) or the given ones (watch mode), then the whole program's checks. */
+  analyse(changed?: readonly SourceFile[]): Analysis {
+    const files = changed ?? this.project.getSourceFiles();
+    if (!changed) this.#perFile.clear();
+    for (const sourceFile of files) {
+      const path = sourceFile.getFilePath();
+      if (sourceFile.isDeclarationFile() || sourceFile.isInNodeModules() || path === this.options.out || sourceFile.wasForgotten()) {
+        this.#perFile.delete(path);
+        continue;
+      }
+      const diagnostics = new Diagnostics(this.options.cwd);
+      const discovered = discoverInFile(sourceFile, this.#symbols, diagnostics);
+      const tools = discovered.map((tool) => this.#build(tool, diagnostics)).filter((t): t is ToolModel => t !== undefined);
+      this.#perFile.set(path, { tools, diagnostics });
+    }
+    return this.#finish();
+  }
+
+  /** Forgets a deleted file. */
+  forget(path: string): void {
+    this.#perFile.delete(path);
+  }
+
+  #build(tool: DiscoveredTool, diagnostics: Diagnostics): ToolModel | undefined {
+    return buildToolModel(tool, this.#symbols, diagnostics);
+  }
+
+  #finish(): Analysis {
+    const programDiagnostics = new Diagnostics(this.options.cwd);
+    const tools = [...this.#perFile.values()].flatMap((f) => f.tools);
+    checkDuplicateNames(tools, programDiagnostics);
+    const diagnostics = [...[...this.#perFile.values()].flatMap((f) => f.diagnostics.items), ...programDiagnostics.items].sort(
+      (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.code.localeCompare(b.code),
+    );
+    const content =
+      diagnostics.length > 0
+        ? undefined
+        : renderModule(tools, {
+            outFile: this.options.out,
+            moduleLabel: programDiagnostics.relative(this.options.out),
+            command: this.options.command,
+            runtimeImport: this.options.runtimeImport,
+          });
+    return { tools, diagnostics, content };
+  }
+}
+
+// TW103: a tool name used twice anywhere in the program; both locations are named.
+function checkDuplicateNames(tools: readonly ToolModel[], diagnostics: Diagnostics): void {
+  const byName = new Map<string, ToolModel[]>();
+  for (const tool of tools) byName.set(tool.name, [...(byName.get(tool.name) ?? []), tool]);
+  for (const [name, same] of byName) {
+    if (same.length < 2) continue;
+    const labels = same.map((t) => `${t.kind === "method" ? `${t.ownerName}.${t.member}` : t.ownerName} (${t.source})`);
+    for (const tool of same) {
+      diagnostics.atLocation(tool.source, "TW103", `Tool name '${name}' is used by ${labels.join(" and ")}; tool names must be unique, so give one a different name with @tool({ name }).`);
+    }
+  }
+}

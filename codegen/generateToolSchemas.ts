@@ -1,0 +1,70 @@
+import { type CodegenOptions, resolveOptions } from "./config";
+import { type Diagnostic, formatDiagnostic } from "./diagnostics";
+import { readIfExists, writeIfChanged } from "./emit/writeIfChanged";
+import { Analyzer } from "./generate";
+import type { ToolModel } from "./model";
+import { loadProject } from "./project";
+
+/** Options of `generateToolSchemas`: the CLI's options, plus `check`. */
+export interface GenerateToolSchemasOptions extends CodegenOptions {
+  /** Write nothing; report whether the file on disk is up to date (`toolwright codegen --check`). */
+  check?: boolean;
+}
+
+/** What `generateToolSchemas` did. */
+export interface GenerateToolSchemasResult {
+  /** True when there are no diagnostics and (with `check`) the file is up to date. */
+  readonly ok: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+  /** The tools found, in the order they are emitted. */
+  readonly tools: readonly ToolModel[];
+  /** The generated module's absolute path. */
+  readonly out: string;
+  /** True when the file was (re)written. */
+  readonly written: boolean;
+  /** With `check`: the names of tools whose entries differ from the file on disk, added or removed. */
+  readonly stale: readonly string[];
+  /** The generated text (undefined when there are diagnostics). */
+  readonly content: string | undefined;
+}
+
+/**
+ * Runs the build step: analyses the TypeScript program and writes the generated module (only
+ * when its content changes). With `check`, writes nothing and reports which tools are stale.
+ *
+ * @example
+ * const result = await generateToolSchemas({ project: "tsconfig.json", out: "src/tools.generated.ts" });
+ * if (!result.ok) for (const d of result.diagnostics) console.error(formatDiagnostic(d));
+ */
+export async function generateToolSchemas(options: GenerateToolSchemasOptions = {}): Promise<GenerateToolSchemasResult> {
+  const resolved = resolveOptions(options);
+  const project = loadProject(resolved.project);
+  const analysis = new Analyzer(project, resolved).analyse();
+  const base = { diagnostics: analysis.diagnostics, tools: analysis.tools, out: resolved.out, content: analysis.content };
+  if (analysis.content === undefined) return { ...base, ok: false, written: false, stale: [] };
+  if (options.check) {
+    const stale = staleTools(readIfExists(resolved.out), analysis.content, analysis.tools);
+    return { ...base, ok: stale.length === 0 && readIfExists(resolved.out) === analysis.content, written: false, stale };
+  }
+  return { ...base, ok: true, written: writeIfChanged(resolved.out, analysis.content), stale: [] };
+}
+
+/** Names the tools whose generated entries differ between the file on disk and the new text. */
+export function staleTools(existing: string | undefined, generated: string, tools: readonly ToolModel[]): string[] {
+  if (existing === undefined) return tools.map((t) => t.name);
+  const entries = (text: string) => new Map(splitEntries(text).map((entry) => [/\n {4}name: "([^"]*)"/.exec(entry)?.[1] ?? "", entry]));
+  const before = entries(existing);
+  const after = entries(generated);
+  const stale: string[] = [];
+  for (const [name, entry] of after) if (before.get(name) !== entry) stale.push(before.has(name) ? name : `${name} (new)`);
+  for (const name of before.keys()) if (!after.has(name)) stale.push(`${name} (removed)`);
+  return stale;
+}
+
+function splitEntries(text: string): string[] {
+  const start = text.indexOf("export const toolSchemas");
+  if (start === -1) return [];
+  return text.slice(start).split(/\n {2}\{\n/).slice(1).map((chunk) => chunk.split(/\n {2}\},\n/)[0]!);
+}
+
+export { formatDiagnostic };

@@ -1,0 +1,8 @@
+export type { CodegenOptions } from "./config";
+export { formatDiagnostic } from "./diagnostics";
+export type { Diagnostic, DiagnosticCode } from "./diagnostics";
+export { generateToolSchemas } from "./generateToolSchemas";
+export type { GenerateToolSchemasOptions, GenerateToolSchemasResult } from "./generateToolSchemas";
+export type { ToolModel } from "./model";
+export { watchToolSchemas } from "./watch";
+export type { ToolSchemaWatcher, WatchEvent } from "./watch";

@@ -1,0 +1,113 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { SourceFile } from "ts-morph";
+import { type CodegenOptions, resolveOptions } from "./config";
+import { writeIfChanged } from "./emit/writeIfChanged";
+import { type Analysis, Analyzer } from "./generate";
+import { loadProject } from "./project";
+
+/** One regeneration in watch mode. */
+export interface WatchEvent {
+  readonly analysis: Analysis;
+  /** Files re-analysed (absolute). */
+  readonly analysedFiles: readonly string[];
+  readonly written: boolean;
+  /** Wall time from the change to the written file, in ms. */
+  readonly ms: number;
+}
+
+/** A running watch: `regenerate` is what a file change triggers (exposed for tools and benchmarks). */
+export interface ToolSchemaWatcher {
+  /** The first, full analysis. */
+  readonly initial: WatchEvent;
+  /** Re-reads the given files from disk and regenerates, re-analysing only them and the files that import them. */
+  regenerate(changedFiles: readonly string[]): WatchEvent;
+  close(): void;
+}
+
+/**
+ * Generates once, then regenerates whenever a TypeScript file under the working directory
+ * changes. Only the changed files and the files that (transitively) import them are analysed again.
+ */
+export function watchToolSchemas(options: CodegenOptions, onEvent: (event: WatchEvent) => void = () => undefined, listen = true): ToolSchemaWatcher {
+  const resolved = resolveOptions(options);
+  const project = loadProject(resolved.project);
+  const analyzer = new Analyzer(project, resolved);
+  const started = performance.now();
+  const first = analyzer.analyse();
+  const initial: WatchEvent = {
+    analysis: first,
+    analysedFiles: project.getSourceFiles().map((f) => f.getFilePath()),
+    written: first.content !== undefined && writeIfChanged(resolved.out, first.content),
+    ms: performance.now() - started,
+  };
+  onEvent(initial);
+
+  const regenerate = (changedFiles: readonly string[]): WatchEvent => {
+    const start = performance.now();
+    const changed: SourceFile[] = [];
+    for (const file of changedFiles.map((f) => path.resolve(resolved.cwd, f))) {
+      const existing = project.getSourceFile(file);
+      if (!fs.existsSync(file)) {
+        if (existing) {
+          analyzer.forget(file);
+          project.removeSourceFile(existing);
+        }
+        continue;
+      }
+      if (existing) {
+        existing.refreshFromFileSystemSync();
+        changed.push(existing);
+      } else {
+        changed.push(project.addSourceFileAtPath(file));
+      }
+    }
+    const affected = withImporters(changed);
+    const analysis = analyzer.analyse(affected);
+    const written = analysis.content !== undefined && writeIfChanged(resolved.out, analysis.content);
+    const event = { analysis, analysedFiles: affected.map((f) => f.getFilePath()), written, ms: performance.now() - start };
+    onEvent(event);
+    return event;
+  };
+
+  let watcher: fs.FSWatcher | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const pending = new Set<string>();
+  if (listen) {
+    watcher = fs.watch(resolved.cwd, { recursive: true }, (_event, name) => {
+      if (!name) return;
+      const file = path.resolve(resolved.cwd, name.toString());
+      if (!/\.(ts|tsx|mts|cts)$/.test(file) || file === resolved.out || file.includes(`${path.sep}node_modules${path.sep}`)) return;
+      pending.add(file);
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const files = [...pending];
+        pending.clear();
+        regenerate(files);
+      }, 25);
+    });
+  }
+  return {
+    initial,
+    regenerate,
+    close() {
+      clearTimeout(timer);
+      watcher?.close();
+    },
+  };
+}
+
+// A change to a file can change the types of every file that imports it, directly or not.
+function withImporters(files: readonly SourceFile[]): SourceFile[] {
+  const seen = new Set<SourceFile>(files);
+  const queue = [...files];
+  while (queue.length > 0) {
+    for (const importer of queue.pop()!.getReferencingSourceFiles()) {
+      if (!seen.has(importer)) {
+        seen.add(importer);
+        queue.push(importer);
+      }
+    }
+  }
+  return [...seen];
+}
