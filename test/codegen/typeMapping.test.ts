@@ -1,0 +1,19 @@
+import * as path from "node:path";
+import { Project } from "ts-morph";
+import { fixtureDir, fixtureNames, printed, runFixture } from "./helpers/fixtures";
+
+describe("generateToolSchemas (valid fixtures, §3.1)", () => {
+  it.each(fixtureNames("valid"))("generates the expected module for %s", async (name) => {
+    const result = await runFixture("valid", name);
+    expect(printed(result)).toEqual([]);
+    expect(result.stale).toEqual([]);
+    expect(result.ok).toBe(true);
+  });
+
+  it("type-checks every expected generated module with its input", () => {
+    const project = new Project({ tsConfigFilePath: path.join(fixtureDir("valid", fixtureNames("valid")[0]!), "tsconfig.json"), skipAddingFilesFromTsConfig: true });
+    for (const name of fixtureNames("valid")) project.addSourceFilesAtPaths(path.join(fixtureDir("valid", name), "*.ts"));
+    const errors = project.getPreEmitDiagnostics().map((d) => `${d.getSourceFile()?.getFilePath()}: ${d.getMessageText().toString()}`);
+    expect(errors).toEqual([]);
+  });
+});
