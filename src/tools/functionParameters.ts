@@ -15,7 +15,8 @@ export function functionParameterNames(fn: (...args: never[]) => unknown): strin
   const list = topLevelParameterList(source, open);
   if (list === undefined) return undefined;
   return list.map((raw) => {
-    const text = raw.trim().replace(/^\.\.\./, "");
+    // Comments may precede a name; what follows the name (types are gone, defaults stay) is not read.
+    const text = raw.replace(/\/\*[\s\S]*?\*\//g, " ").replace(/\/\/[^\n]*/g, " ").trim().replace(/^\.\.\./, "");
     const name = /^[A-Za-z_$][\w$]*/.exec(text);
     return name ? name[0] : "{…}";
   });
