@@ -1,0 +1,58 @@
+import { allowsNull, type JsonSchema } from "../../tools/jsonSchema";
+
+// Keywords strict mode accepts; everything else is dropped from the strict form (local validation
+// still enforces what is dropped, such as minLength or default).
+const kept = new Set([
+  "type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "$ref", "$defs",
+  "description", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems",
+]);
+const strictFormats = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
+
+/**
+ * The strict form of a strict-compatible parameter schema (OpenAI Structured Outputs): every
+ * property listed in `required`, the optional ones made nullable, `additionalProperties: false` on
+ * every object, and keywords strict mode rejects left out. The model then sends `null` for what it
+ * leaves out; the tool-calling step turns that back into "absent" before validating.
+ */
+export function toStrictSchema(schema: JsonSchema): JsonSchema {
+  return convert(schema, schema);
+}
+
+function convert(schema: JsonSchema, root: JsonSchema): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (!kept.has(key)) continue;
+    if (key === "format" && !strictFormats.has(String(value))) continue;
+    out[key] = value;
+  }
+  if (schema.properties) {
+    const required = new Set(schema.required ?? []);
+    out.properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([name, property]) => {
+        const strictProperty = convert(property, root);
+        return [name, required.has(name) || allowsNull(property, root) ? strictProperty : nullable(strictProperty)];
+      }),
+    );
+    out.required = Object.keys(schema.properties);
+  }
+  const isObject = schema.type === "object" || (Array.isArray(schema.type) && schema.type.includes("object")) || schema.properties !== undefined;
+  if (isObject) {
+    out.additionalProperties = false;
+    out.properties ??= {};
+    out.required ??= [];
+  }
+  if (schema.items && typeof schema.items === "object") out.items = convert(schema.items, root);
+  if (schema.anyOf) out.anyOf = schema.anyOf.map((branch) => convert(branch, root));
+  if (schema.$defs) out.$defs = Object.fromEntries(Object.entries(schema.$defs).map(([name, def]) => [name, convert(def, root)]));
+  return out;
+}
+
+function nullable(schema: JsonSchema): JsonSchema {
+  if (Array.isArray(schema.enum)) {
+    return { ...schema, ...(schema.type !== undefined && { type: [...([] as string[]).concat(schema.type), "null"] }), enum: [...schema.enum, null] };
+  }
+  if (typeof schema.type === "string" && schema.type !== "object" && schema.type !== "array") return { ...schema, type: [schema.type, "null"] };
+  if (schema.anyOf) return { ...schema, anyOf: [...schema.anyOf, { type: "null" }] };
+  const { description, ...rest } = schema;
+  return { ...(description !== undefined && { description }), anyOf: [rest, { type: "null" }] };
+}
