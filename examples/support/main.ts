@@ -1,16 +1,12 @@
 import "./tools.generated";
 import { Agent, ChatMessage, type ChatGenerator } from "toolwright";
+import { chooseChatGenerator } from "../shared/chooseChatGenerator";
 import { scriptedSupportModel } from "./scriptedModel";
 import { supportState, SupportTools } from "./supportTools";
 import { demoStore } from "./ticketStore";
 
-/** The example's chat model: scripted offline. */
-export function chatGenerator(): ChatGenerator {
-  return scriptedSupportModel();
-}
-
 /** Runs the support agent for customer c-42 and returns the result. */
-export async function runSupportExample(model: ChatGenerator = chatGenerator()) {
+export async function runSupportExample(model: ChatGenerator = scriptedSupportModel()) {
   const agent = new Agent({
     chatGenerator: model,
     tools: [new SupportTools(demoStore())],
@@ -25,7 +21,9 @@ export async function runSupportExample(model: ChatGenerator = chatGenerator()) 
 }
 
 if (require.main === module) {
-  runSupportExample().then(
+  const { chatGenerator, label } = chooseChatGenerator(scriptedSupportModel);
+  console.log(`model: ${label}`);
+  runSupportExample(chatGenerator).then(
     (result) => {
       console.log(`answer: ${result.lastMessage.text}`);
       console.log(`exit reason: ${result.exitReason} after ${result.stepCount} model calls`);
