@@ -1,7 +1,23 @@
 export { defineTool, tool, ToolDecoratorError } from "../decorators";
 export type { DefinedTool, Integer, ToolDecoratorOptions, ToolMethodDecorator } from "../decorators";
 export { Agent } from "./agent/agent";
+export type { AgentStreamEvent } from "./agent/agentStream";
 export type { AgentOptions, AgentResult, AgentRunInput, AgentRunOptions, ExitReason } from "./agent/agentTypes";
+export { BreakpointError } from "./agent/breakpoint";
+export type { Breakpoint } from "./agent/breakpoint";
+export { snapshotOf } from "./agent/snapshot";
+export type { AgentSnapshot } from "./agent/snapshot";
+export { AlwaysAskPolicy, AskOncePolicy, NeverAskPolicy } from "./hitl/confirmationPolicies";
+export { BlockingConfirmationStrategy, DeferredConfirmationStrategy } from "./hitl/confirmationStrategies";
+export type { BlockingConfirmationStrategyOptions, DeferredConfirmationStrategyOptions } from "./hitl/confirmationStrategies";
+export type {
+  ConfirmationDecision,
+  ConfirmationPolicy,
+  ConfirmationRequest,
+  ConfirmationStrategies,
+  ConfirmationStrategy,
+  PendingConfirmation,
+} from "./hitl/confirmationTypes";
 export type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse, TokenUsage, ToolSpec } from "./chat/chatGenerator";
 export { ChatMessage } from "./chat/chatMessage";
 export type { ChatMessageContent, ChatMessageJSON, ChatMessageOptions, ChatRole, ToolCall, ToolCallJSON, ToolCallResult } from "./chat/chatMessage";

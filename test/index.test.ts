@@ -73,9 +73,15 @@ describe("toolwright", () => {
     expect(Object.keys(toolwright).sort()).toEqual([
       "AbortError",
       "Agent",
+      "AlwaysAskPolicy",
+      "AskOncePolicy",
+      "BlockingConfirmationStrategy",
+      "BreakpointError",
       "ChatGeneratorError",
       "ChatMessage",
       "ConfigurationError",
+      "DeferredConfirmationStrategy",
+      "NeverAskPolicy",
       "StaleSchemaError",
       "State",
       "StateKeyError",
@@ -94,6 +100,7 @@ describe("toolwright", () => {
       "mergeLists",
       "registerToolSchemas",
       "replaceValues",
+      "snapshotOf",
       "tool",
     ]);
   });

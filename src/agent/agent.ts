@@ -1,14 +1,18 @@
 import type { ChatGenerator, ToolSpec } from "../chat/chatGenerator";
 import { ChatMessage } from "../chat/chatMessage";
 import type { StreamingCallback } from "../chat/streaming";
-import { ConfigurationError, StateKeyError } from "../errors";
+import { AbortError, ConfigurationError, StateKeyError } from "../errors";
+import type { ConfirmationStrategies } from "../hitl/confirmationTypes";
 import { State } from "../state/state";
 import { type NormalizedStateKey, normalizeStateSchema, type StateInitialValues, type StateSchema } from "../state/stateSchema";
 import { resolveTools, type ToolSource } from "../tools/resolveTools";
 import type { Tool } from "../tools/tool";
 import { describeKind } from "../util/describeValue";
 import { type AgentOptions, type AgentResult, type AgentRunInput, type AgentRunOptions, runOptionKeys } from "./agentTypes";
-import { runLoop } from "./runLoop";
+import { type AgentStreamEvent, EventQueue } from "./agentStream";
+import type { Breakpoint } from "./breakpoint";
+import { resumeRun } from "./resumeRun";
+import { type LoopStart, runLoop } from "./runLoop";
 import { checkCount, checkExitConditions, checkReservedKeys, checkToolStateKeys } from "./validateAgentOptions";
 
 /**
@@ -35,6 +39,7 @@ export class Agent<S extends StateSchema = {}> {
   readonly #toolTimeoutMs: number | undefined;
   readonly #raiseOnToolInvocationFailure: boolean;
   readonly #streamingCallback: StreamingCallback | undefined;
+  readonly #confirmationStrategies: ConfirmationStrategies | undefined;
 
   constructor(options: AgentOptions<S>) {
     if (typeof options !== "object" || options === null) throw new ConfigurationError("Agent", `new Agent(options) needs an options object, got ${describeKind(options)}.`);
@@ -58,6 +63,7 @@ export class Agent<S extends StateSchema = {}> {
     this.#systemPrompt = checkSystemPrompt(options.systemPrompt, "Agent");
     this.#raiseOnToolInvocationFailure = options.raiseOnToolInvocationFailure ?? false;
     this.#streamingCallback = checkCallback(options.streamingCallback, "Agent");
+    this.#confirmationStrategies = checkStrategies(options.confirmationStrategies, [...this.#tools.keys()]);
   }
 
   /** The Agent's tools, in order. */
@@ -73,27 +79,84 @@ export class Agent<S extends StateSchema = {}> {
   async run(input: AgentRunInput<S>): Promise<AgentResult<S>> {
     if (typeof input !== "object" || input === null) throw new TypeError(`Agent.run(input) needs an input object such as { messages: [...] }, got ${describeKind(input)}.`);
     checkRunOptions(input);
-    const { tools, toolSpecs } = this.#toolsForRun((input as AgentRunOptions).tools);
-    const state = this.#initialState(input) as unknown as State;
+    const options = input as AgentRunOptions;
+    const { tools, toolSpecs } = this.#toolsForRun(options.tools);
+    const breakpoint = checkBreakpoint(options.breakpoint, [...tools.keys()]);
+    const { state, start } = options.snapshot !== undefined ? this.#resume(input) : { state: this.#initialState(input) as unknown as State, start: freshStart };
     const signal = input.signal ?? new AbortController().signal;
     const streamingCallback = input.streamingCallback === undefined ? this.#streamingCallback : checkCallback(input.streamingCallback, "Agent.run");
-    const outcome = await runLoop({
-      chatGenerator: this.#chatGenerator,
-      tools,
-      toolSpecs,
-      state,
-      exitConditions: this.#exitConditions,
-      maxAgentSteps: this.#maxAgentSteps,
-      toolConcurrency: this.#toolConcurrency,
-      toolTimeoutMs: this.#toolTimeoutMs,
-      raiseOnToolInvocationFailure: this.#raiseOnToolInvocationFailure,
-      generationKwargs: input.generationKwargs,
-      streamingCallback,
-      signal,
-    });
+    const outcome = await runLoop(
+      {
+        chatGenerator: this.#chatGenerator,
+        tools,
+        toolSpecs,
+        state,
+        exitConditions: this.#exitConditions,
+        maxAgentSteps: this.#maxAgentSteps,
+        toolConcurrency: this.#toolConcurrency,
+        toolTimeoutMs: this.#toolTimeoutMs,
+        raiseOnToolInvocationFailure: this.#raiseOnToolInvocationFailure,
+        generationKwargs: input.generationKwargs,
+        streamingCallback,
+        signal,
+        confirmationStrategies: this.#confirmationStrategies,
+        confirmationContext: options.confirmationContext,
+        breakpoint,
+      },
+      start,
+    );
     const data = state.data as Record<string, unknown>;
     const messages = data.messages as ChatMessage[];
-    return { ...data, messages, lastMessage: messages[messages.length - 1]!, exitReason: outcome.exitReason, stepCount: outcome.stepCount } as AgentResult<S>;
+    const paused = "pending" in outcome ? { pendingConfirmations: [...outcome.pending], snapshot: outcome.snapshot } : {};
+    return { ...data, messages, lastMessage: messages[messages.length - 1]!, exitReason: outcome.exitReason, stepCount: outcome.stepCount, ...paused } as AgentResult<S>;
+  }
+
+  /**
+   * Runs the agent like `run`, as an async iterable of its streaming chunks (text and tool-call
+   * deltas, tool results, finish chunks) ending with `{ type: "result", result }`. Leaving the loop
+   * early aborts the run.
+   *
+   * @example
+   * for await (const event of agent.stream({ messages })) {
+   *   if (event.type === "text") res.write(`data: ${JSON.stringify(event)}\n\n`);
+   * }
+   */
+  stream(input: AgentRunInput<S>): AsyncIterable<AgentStreamEvent<AgentResult<S>>> {
+    const controller = new AbortController();
+    const outer = (input as AgentRunOptions | undefined)?.signal;
+    if (outer) {
+      if (outer.aborted) controller.abort(outer.reason);
+      else outer.addEventListener("abort", () => controller.abort(outer.reason), { once: true });
+    }
+    const queue = new EventQueue<AgentStreamEvent<AgentResult<S>>>(() => controller.abort(new AbortError("The agent stream was closed by its consumer.")));
+    const forward = (input as AgentRunOptions | undefined)?.streamingCallback ?? this.#streamingCallback;
+    this.run({
+      ...input,
+      signal: controller.signal,
+      streamingCallback: async (chunk) => {
+        await forward?.(chunk);
+        queue.push(chunk);
+      },
+    }).then(
+      (result) => {
+        queue.push({ type: "result", result });
+        queue.end();
+      },
+      (error: unknown) => queue.fail(error),
+    );
+    return queue;
+  }
+
+  #resume(input: AgentRunInput<S>): { state: State; start: LoopStart } {
+    const options = input as AgentRunOptions;
+    const extra = Object.keys(input).filter((key) => !runOptionKeys.has(key) || key === "messages" || key === "systemPrompt");
+    if (extra.length > 0) {
+      throw new ConfigurationError(
+        "Agent.run",
+        `Agent.run was given a snapshot and ${extra.map((k) => `'${k}'`).join(", ")}; a resumed run continues the snapshot's conversation and state, so pass only run options (generationKwargs, tools, signal, streamingCallback, breakpoint, decisions, confirmationContext) with it.`,
+      );
+    }
+    return resumeRun(options.snapshot, options.decisions, this.#stateSchema, this.#confirmationStrategies, options.confirmationContext);
   }
 
   #initialState(input: AgentRunInput<S>): State<S> {
@@ -132,6 +195,42 @@ export class Agent<S extends StateSchema = {}> {
     checkToolStateKeys(tools.values(), this.#stateKeys);
     return { tools, toolSpecs: toolSpecs(tools.values()) };
   }
+}
+
+const freshStart: LoopStart = { stepCount: 0, visits: { chatGenerator: 0, tools: {} }, next: "chat_generator", resumed: false };
+
+function checkStrategies(value: unknown, toolNames: readonly string[]): ConfirmationStrategies | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ConfigurationError("Agent", `Agent has confirmationStrategies that are not an object of { toolName or "*": strategy }, got ${describeKind(value)}.`);
+  }
+  for (const [key, strategy] of Object.entries(value)) {
+    if (key !== "*" && !toolNames.includes(key)) {
+      throw new ConfigurationError("Agent", `Agent has a confirmation strategy for '${key}', which is not one of its tools; use a tool name or "*". Tools: ${toolNames.join(", ") || "none"}.`);
+    }
+    if (typeof (strategy as { decide?: unknown })?.decide !== "function") {
+      throw new ConfigurationError("Agent", `Agent has a confirmation strategy for '${key}' without a decide method, got ${describeKind(strategy)}; use BlockingConfirmationStrategy or DeferredConfirmationStrategy.`);
+    }
+  }
+  return value as ConfirmationStrategies;
+}
+
+function checkBreakpoint(value: unknown, toolNames: readonly string[]): Breakpoint | undefined {
+  if (value === undefined) return undefined;
+  const breakpoint = value as Partial<Breakpoint> | null;
+  const valid =
+    typeof breakpoint === "object" &&
+    breakpoint !== null &&
+    (breakpoint.at === "chat_generator" || breakpoint.at === "tool") &&
+    (breakpoint.visit === undefined || (Number.isInteger(breakpoint.visit) && breakpoint.visit >= 0)) &&
+    (breakpoint.toolName === undefined || breakpoint.at === "tool");
+  if (!valid) {
+    throw new ConfigurationError("Agent.run", `Agent.run has a breakpoint that is not { at: "chat_generator" | "tool", toolName? (with "tool"), visit? (a whole number ≥ 0) }, got ${JSON.stringify(value)}.`);
+  }
+  if (breakpoint.toolName !== undefined && !toolNames.includes(breakpoint.toolName)) {
+    throw new ConfigurationError("Agent.run", `Agent.run has a breakpoint on tool '${breakpoint.toolName}', which is not one of the run's tools: ${toolNames.join(", ") || "none"}.`);
+  }
+  return breakpoint as Breakpoint;
 }
 
 function toolSpecs(tools: Iterable<Tool>): readonly ToolSpec[] {

@@ -1,8 +1,11 @@
 import type { ChatGenerator } from "../chat/chatGenerator";
 import type { ChatMessage } from "../chat/chatMessage";
 import type { StreamingCallback } from "../chat/streaming";
+import type { ConfirmationDecision, ConfirmationStrategies, PendingConfirmation } from "../hitl/confirmationTypes";
 import type { StateInitialValues, StateSchema, StateValues } from "../state/stateSchema";
 import type { ToolSource } from "../tools/resolveTools";
+import type { Breakpoint } from "./breakpoint";
+import type { AgentSnapshot } from "./snapshot";
 
 /** Options of `new Agent(...)`. */
 export interface AgentOptions<S extends StateSchema> {
@@ -26,6 +29,8 @@ export interface AgentOptions<S extends StateSchema> {
   raiseOnToolInvocationFailure?: boolean;
   /** Receives text deltas, tool-call deltas, tool results and finish chunks. */
   streamingCallback?: StreamingCallback;
+  /** Tool name (or `"*"`) → how its calls are confirmed by a person before they run (§9). */
+  confirmationStrategies?: ConfirmationStrategies;
 }
 
 /** Per-run options of `agent.run(...)`; every state key may also be given, as its initial value. */
@@ -42,13 +47,21 @@ export interface AgentRunOptions {
   streamingCallback?: StreamingCallback;
   /** Aborts the run: the model call and running tools get the signal; `run` rejects with an AbortError. */
   signal?: AbortSignal;
+  /** Continues a run from a snapshot (a breakpoint, a deferred confirmation or a failure made it). */
+  snapshot?: AgentSnapshot;
+  /** With `snapshot`: the decisions on the pending calls, by `toolCallId`. */
+  decisions?: Readonly<Record<string, ConfirmationDecision>>;
+  /** Stop before this point, rejecting with a `BreakpointError` that carries a snapshot. */
+  breakpoint?: Breakpoint;
+  /** Given to confirmation strategies unchanged (a socket, a user id, …). */
+  confirmationContext?: unknown;
 }
 
 /** The input of `agent.run(...)`: run options plus initial state values. */
 export type AgentRunInput<S extends StateSchema> = AgentRunOptions & Omit<StateInitialValues<S>, keyof AgentRunOptions>;
 
-/** Why a run ended: `"text"`, the name of an exit-condition tool, or `"max_agent_steps"`. */
-export type ExitReason = "text" | "max_agent_steps" | (string & {});
+/** Why a run ended: `"text"`, the name of an exit-condition tool, `"max_agent_steps"`, or `"confirmation_required"`. */
+export type ExitReason = "text" | "max_agent_steps" | "confirmation_required" | (string & {});
 
 /** What `agent.run` returns: the conversation, why it ended, and every state key that has a value. */
 export type AgentResult<S extends StateSchema> = Partial<Omit<StateValues<S>, "messages">> & {
@@ -59,6 +72,10 @@ export type AgentResult<S extends StateSchema> = Partial<Omit<StateValues<S>, "m
   exitReason: ExitReason;
   /** How many model calls the run made. */
   stepCount: number;
+  /** With `exitReason: "confirmation_required"`: the calls waiting for a decision. */
+  pendingConfirmations?: PendingConfirmation[];
+  /** With `exitReason: "confirmation_required"`: continue with `agent.run({ snapshot, decisions })`. */
+  snapshot?: AgentSnapshot;
 };
 
 /** Names the Agent uses for run options and results; they cannot be state keys. */
@@ -79,4 +96,15 @@ export const reservedStateKeys: readonly string[] = [
 ];
 
 /** Option names of `run` (besides state keys). */
-export const runOptionKeys: ReadonlySet<string> = new Set(["messages", "systemPrompt", "tools", "generationKwargs", "streamingCallback", "signal"]);
+export const runOptionKeys: ReadonlySet<string> = new Set([
+  "messages",
+  "systemPrompt",
+  "tools",
+  "generationKwargs",
+  "streamingCallback",
+  "signal",
+  "snapshot",
+  "decisions",
+  "breakpoint",
+  "confirmationContext",
+]);

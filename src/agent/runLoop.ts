@@ -1,12 +1,16 @@
 import type { ChatGenerator, ToolSpec } from "../chat/chatGenerator";
-import { ChatMessage } from "../chat/chatMessage";
+import { ChatMessage, type ToolCall } from "../chat/chatMessage";
 import type { StreamingCallback } from "../chat/streaming";
+import type { ConfirmationStrategies, PendingConfirmation } from "../hitl/confirmationTypes";
 import { peekStateValue, type State } from "../state/state";
 import { invokeTools } from "../tools/invokeTools";
 import type { Tool } from "../tools/tool";
 import { abortErrorFrom, raceWithSignal } from "../util/abort";
 import { describeKind } from "../util/describeValue";
 import type { ExitReason } from "./agentTypes";
+import { type Breakpoint, BreakpointError, firesAtModel, firesAtTools } from "./breakpoint";
+import { callKey, decideCalls } from "./decideCalls";
+import { type AgentSnapshot, attachSnapshot } from "./snapshot";
 
 /** Everything one run works with; built by `Agent.run`, private to that run. */
 export interface RunContext {
@@ -22,62 +26,121 @@ export interface RunContext {
   readonly generationKwargs: Readonly<Record<string, unknown>> | undefined;
   readonly streamingCallback: StreamingCallback | undefined;
   readonly signal: AbortSignal;
+  readonly confirmationStrategies: ConfirmationStrategies | undefined;
+  readonly confirmationContext: unknown;
+  readonly breakpoint: Breakpoint | undefined;
 }
+
+/** Where the loop starts: a fresh run, or a snapshot's position. */
+export type LoopStart = Pick<AgentSnapshot, "stepCount" | "visits" | "next" | "toolStep"> & {
+  /** True when continuing a snapshot: the point it stopped at is passed without checking the breakpoint. */
+  readonly resumed: boolean;
+};
 
 /** How the loop ended. */
-export interface LoopOutcome {
-  readonly exitReason: ExitReason;
-  readonly stepCount: number;
-}
+export type LoopOutcome =
+  | { readonly exitReason: ExitReason; readonly stepCount: number }
+  | { readonly exitReason: "confirmation_required"; readonly stepCount: number; readonly pending: readonly PendingConfirmation[]; readonly snapshot: AgentSnapshot };
 
 /**
- * The agent loop (§5): each step calls the model with the whole history and the tools, appends
- * the replies, and ends the run on a text reply; otherwise runs the tool calls (§6) and ends the
- * run when an exit-condition tool succeeded. Stops after `maxAgentSteps` model calls.
+ * The agent loop (§5, §9, §10). Each step calls the model with the whole history and the tools and
+ * appends the replies; a text reply ends the run. Otherwise the tool calls are confirmed (§9) and
+ * run (§6), and the run ends when an exit-condition tool succeeded. A breakpoint stops the run
+ * before its point with a snapshot; a deferred confirmation pauses it with one; a failing model
+ * call or (with raiseOnToolInvocationFailure) tool call throws with one from before the step.
  */
-export async function runLoop(context: RunContext): Promise<LoopOutcome> {
-  let stepCount = 0;
-  while (stepCount < context.maxAgentSteps) {
-    const exitReason = await runStep(context, stepCount);
-    stepCount += 1;
-    if (exitReason) return { exitReason, stepCount };
+export async function runLoop(context: RunContext, start: LoopStart): Promise<LoopOutcome> {
+  const { state } = context;
+  const visits = { chatGenerator: start.visits.chatGenerator, tools: { ...start.visits.tools } };
+  let stepCount = start.stepCount;
+  let next = start.next;
+  let toolStep = start.toolStep;
+  let resuming = start.resumed;
+  const snapshot = (at: AgentSnapshot["next"], step?: AgentSnapshot["toolStep"]): AgentSnapshot => ({
+    version: 1,
+    state: state.toJSON(),
+    stepCount,
+    visits: { chatGenerator: visits.chatGenerator, tools: { ...visits.tools } },
+    next: at,
+    ...(step && { toolStep: step }),
+  });
+
+  for (;;) {
+    if (next === "chat_generator") {
+      if (stepCount >= context.maxAgentSteps) return { exitReason: "max_agent_steps", stepCount };
+      if (!resuming && firesAtModel(context.breakpoint, visits.chatGenerator)) throw new BreakpointError(context.breakpoint!, snapshot("chat_generator"));
+      resuming = false;
+      let replies: ChatMessage[];
+      try {
+        replies = await callModel(context, stepCount);
+      } catch (error) {
+        attachSnapshot(error, snapshot("chat_generator"));
+        throw error;
+      }
+      visits.chatGenerator += 1;
+      stepCount += 1;
+      state.set("messages", replies);
+      if (replies.every((reply) => reply.toolCalls.length === 0)) {
+        const text = replies.at(-1)?.text;
+        if (text !== undefined && text.trim() !== "") return { exitReason: "text", stepCount };
+        continue;
+      }
+      next = "tool";
+      toolStep = { replies: replies.length, decisions: {}, pending: [] };
+      continue;
+    }
+
+    const step = toolStep!;
+    const messages = peekStateValue(state, "messages") as ChatMessage[];
+    const calls: ToolCall[] = messages.slice(messages.length - step.replies).flatMap((reply) => reply.toolCalls);
+    const names = [...new Set(calls.map((call) => call.toolName))];
+    if (!resuming && firesAtTools(context.breakpoint, names, visits.tools)) throw new BreakpointError(context.breakpoint!, snapshot("tool", step));
+    resuming = false;
+    const decided = await decideCalls(calls, context, step.decisions);
+    if (decided.pending.length > 0) {
+      const paused = snapshot("tool", { replies: step.replies, decisions: decided.decisions, pending: decided.pending });
+      return { exitReason: "confirmation_required", stepCount, pending: decided.pending, snapshot: paused };
+    }
+    const beforeTools = context.raiseOnToolInvocationFailure ? snapshot("tool", { replies: step.replies, decisions: decided.decisions, pending: [] }) : undefined;
+    for (const name of names) visits.tools[name] = (visits.tools[name] ?? 0) + 1;
+    visits.tools["*"] = (visits.tools["*"] ?? 0) + 1;
+    const byIndex = new Map(calls.flatMap((call, i) => (decided.decisions[callKey(call, i)] ? [[i, decided.decisions[callKey(call, i)]!] as const] : [])));
+    let outcomes;
+    try {
+      outcomes = await invokeTools(calls, {
+        tools: context.tools,
+        state,
+        signal: context.signal,
+        concurrency: context.toolConcurrency,
+        raiseOnFailure: context.raiseOnToolInvocationFailure,
+        timeoutMs: context.toolTimeoutMs,
+        streamingCallback: context.streamingCallback,
+        decisions: byIndex,
+      });
+    } catch (error) {
+      if (beforeTools) attachSnapshot(error, beforeTools);
+      throw error;
+    }
+    state.set("messages", outcomes.map((outcome) => outcome.message));
+    next = "chat_generator";
+    toolStep = undefined;
+    const exit = outcomes.find((outcome) => !outcome.failed && context.exitConditions.includes(outcome.toolCall.toolName));
+    if (exit) return { exitReason: exit.toolCall.toolName, stepCount };
   }
-  return { exitReason: "max_agent_steps", stepCount };
 }
 
-/** One step: model call, then tool calls. Returns the exit reason when the step ends the run. */
-async function runStep(context: RunContext, stepIndex: number): Promise<ExitReason | undefined> {
+async function callModel(context: RunContext, stepIndex: number): Promise<ChatMessage[]> {
   const { signal, state } = context;
   if (signal.aborted) throw abortErrorFrom(signal);
-  const messages = peekStateValue(state, "messages") as ChatMessage[];
   const request = {
-    messages,
+    messages: peekStateValue(state, "messages") as ChatMessage[],
     tools: context.toolSpecs,
     ...(context.generationKwargs && { generationKwargs: context.generationKwargs }),
     ...(context.streamingCallback && { streamingCallback: context.streamingCallback }),
     signal,
   };
   const response = await raceWithSignal(context.chatGenerator.run(request), signal, () => abortErrorFrom(signal));
-  const replies = checkReplies(response?.replies, stepIndex);
-  state.set("messages", replies);
-
-  const calls = replies.flatMap((reply) => reply.toolCalls);
-  if (calls.length === 0) {
-    const text = replies.at(-1)?.text;
-    return text !== undefined && text.trim() !== "" ? "text" : undefined;
-  }
-  const outcomes = await invokeTools(calls, {
-    tools: context.tools,
-    state,
-    signal,
-    concurrency: context.toolConcurrency,
-    raiseOnFailure: context.raiseOnToolInvocationFailure,
-    timeoutMs: context.toolTimeoutMs,
-    streamingCallback: context.streamingCallback,
-  });
-  state.set("messages", outcomes.map((outcome) => outcome.message));
-  const exit = outcomes.find((outcome) => !outcome.failed && context.exitConditions.includes(outcome.toolCall.toolName));
-  return exit?.toolCall.toolName;
+  return checkReplies(response?.replies, stepIndex);
 }
 
 function checkReplies(replies: unknown, stepIndex: number): ChatMessage[] {

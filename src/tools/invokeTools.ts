@@ -1,5 +1,6 @@
 import { ChatMessage, type ToolCall } from "../chat/chatMessage";
 import type { StreamingCallback } from "../chat/streaming";
+import type { ConfirmationDecision } from "../hitl/confirmationTypes";
 import { ConfigurationError, describeError } from "../errors";
 import { mergeToolOutputs } from "../state/mergeToolOutputs";
 import type { State } from "../state/state";
@@ -8,7 +9,7 @@ import { redactValues } from "../util/redact";
 import { Semaphore } from "../util/semaphore";
 import { prepareArguments } from "./prepareArguments";
 import { type Tool, type ToolContext, toolInternals } from "./tool";
-import { conversionFailed, mergeFailed, type ToolCallFailure, toolNotFound, toolThrew } from "./toolCallFailure";
+import { conversionFailed, invalidArguments, mergeFailed, rejectedByUser, type ToolCallFailure, toolNotFound, toolThrew } from "./toolCallFailure";
 import { toolResultText } from "./toolResultText";
 
 /** How one step's tool calls are run. */
@@ -26,6 +27,8 @@ export interface InvokeToolsOptions {
   readonly timeoutMs?: number;
   /** Receives one `toolResult` chunk per call, in call order, then a `finish` chunk. */
   readonly streamingCallback?: StreamingCallback;
+  /** Decisions of people about calls, by call index: rejected calls do not run, modified ones run with the new arguments. */
+  readonly decisions?: ReadonlyMap<number, ConfirmationDecision>;
 }
 
 /** One call's outcome: the tool message for the model, and whether the call failed. */
@@ -35,9 +38,10 @@ export interface ToolCallOutcome {
   readonly failed: boolean;
 }
 
-type Execution =
+type Execution = (
   | { readonly ok: true; readonly tool: Tool; readonly result: unknown; readonly injected: Injected }
-  | { readonly ok: false; readonly failure: ToolCallFailure };
+  | { readonly ok: false; readonly failure: ToolCallFailure }
+) & { readonly decision?: ConfirmationDecision };
 
 type Injected = ReadonlyArray<{ readonly label: string; readonly value: unknown }>;
 
@@ -60,13 +64,21 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
     if (!tool) return { ok: false, failure: toolNotFound(call, [...tools.keys()]) };
     const prepared = prepareArguments(tool, call);
     if (!prepared.ok) return { ok: false, failure: prepared.failure };
+    const decision = options.decisions?.get(index);
+    let args = prepared.args;
+    if (decision?.action === "reject") return { ok: false, failure: rejectedByUser(tool.name, decision.feedback), decision };
+    if (decision?.action === "modify") {
+      const modified = toolInternals(tool).validator.validate({ ...decision.arguments });
+      if (!modified.ok) return { ok: false, failure: invalidArguments(tool.name, modified.problems, Object.keys(tool.parameters.properties ?? {}), true), decision };
+      args = modified.value;
+    }
     const dependency = lastConflictBefore(index, resolved);
     if (dependency !== undefined) await committed[dependency]!.promise;
     stepSignal.throwIfAborted();
     const release = await semaphore.acquire();
     try {
       stepSignal.throwIfAborted();
-      return await execute(tool, call, prepared.args, state, stepSignal, options.timeoutMs);
+      return { ...(await execute(tool, call, args, state, stepSignal, options.timeoutMs)), ...(decision && { decision }) };
     } finally {
       release();
     }
@@ -79,9 +91,9 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
       const execution = await executions[index]!;
       const committedCall = execution.ok ? commit(execution, state) : execution;
       committed[index]!.resolve();
-      if (!committedCall.ok && options.raiseOnFailure) throw committedCall.failure.error;
-      const text = committedCall.ok ? committedCall.text : committedCall.failure.message;
-      const message = ChatMessage.fromTool(text, call, { error: !committedCall.ok });
+      if (!committedCall.ok && options.raiseOnFailure && committedCall.failure.raise !== false) throw committedCall.failure.error;
+      const text = committedCall.ok ? withDecisionNote(committedCall.text, execution.decision) : committedCall.failure.message;
+      const message = ChatMessage.fromTool(text, decidedCall(call, execution.decision), { error: !committedCall.ok, ...(execution.decision && { meta: decisionMeta(call, execution.decision) }) });
       outcomes.push({ toolCall: call, message, failed: !committedCall.ok });
       await options.streamingCallback?.({ type: "toolResult", index, toolCall: call, result: message.toolCallResult! });
     }
@@ -178,6 +190,23 @@ function lastConflictBefore(index: number, tools: ReadonlyArray<Tool | undefined
     if (reads.some((key) => key in earlier.outputsToState)) return i;
   }
   return undefined;
+}
+
+// A modified call tells the model what actually ran; the history keeps the model's own call too.
+function withDecisionNote(text: string, decision: ConfirmationDecision | undefined): string {
+  if (decision?.action !== "modify") return text;
+  return `The user changed the arguments to ${JSON.stringify(decision.arguments)}${decision.feedback ? ` (${decision.feedback})` : ""}. Result: ${text}`;
+}
+
+function decidedCall(call: ToolCall, decision: ConfirmationDecision | undefined): ToolCall {
+  return decision?.action === "modify" ? { ...call, arguments: decision.arguments } : call;
+}
+
+function decisionMeta(call: ToolCall, decision: ConfirmationDecision): Record<string, unknown> {
+  const confirmation: Record<string, unknown> = { action: decision.action };
+  if (decision.feedback !== undefined) confirmation.feedback = decision.feedback;
+  if (decision.action === "modify") confirmation.modelArguments = call.arguments;
+  return { confirmation };
 }
 
 function sentence(text: string): string {

@@ -17,6 +17,14 @@ import { describeKind } from "../util/describeValue";
 export interface ToolCallFailure {
   readonly message: string;
   readonly error: ToolwrightError;
+  /** False for outcomes a person chose (a rejection): they never make the run throw. */
+  readonly raise?: boolean;
+}
+
+/** A person rejected the call: it did not run. */
+export function rejectedByUser(toolName: string, feedback: string | undefined): ToolCallFailure {
+  const message = feedback ?? `Tool '${toolName}' was rejected by the user.`;
+  return { message, error: new ToolInvocationError(message, toolName, { cause: undefined }), raise: false };
 }
 
 /** The model named a tool that is not among the run's tools. */
@@ -26,16 +34,19 @@ export function toolNotFound(call: ToolCall, available: readonly string[]): Tool
 }
 
 /** The arguments were not JSON, not an object, or did not match the schema. */
-export function invalidArguments(toolName: string, problems: readonly ArgumentProblem[], parameters: readonly string[]): ToolCallFailure {
+export function invalidArguments(toolName: string, problems: readonly ArgumentProblem[], parameters: readonly string[], byUser = false): ToolCallFailure {
   const first = problems[0];
+  const called = byUser ? "was given arguments by the user" : "was called with arguments";
   let message: string;
   if (problems.length === 1 && first?.path === "(root)") {
-    message = `Tool '${toolName}' was called with arguments that ${first.message}. Send one JSON object with the tool's parameters: ${parameters.join(", ") || "none"}.`;
+    message = `Tool '${toolName}' ${called} that ${first.message}. Send one JSON object with the tool's parameters: ${parameters.join(", ") || "none"}.`;
   } else {
     const listed = problems.map((p) => `${p.path} ${p.message}`).join("; ");
-    message = `Tool '${toolName}' was called with invalid arguments: ${listed}. Call the tool again with corrected arguments.`;
+    message = byUser
+      ? `Tool '${toolName}' was given invalid arguments by the user: ${listed}. The call did not run.`
+      : `Tool '${toolName}' was called with invalid arguments: ${listed}. Call the tool again with corrected arguments.`;
   }
-  return { message, error: new ToolArgumentsError(message, toolName, problems) };
+  return { message, error: new ToolArgumentsError(message, toolName, problems), ...(byUser && { raise: false }) };
 }
 
 /** The problem for arguments that could not be parsed or are not an object. */

@@ -71,7 +71,7 @@ export class OpenAIChatGenerator implements ChatGenerator {
           { stream_options: { include_usage: true }, ...body, stream: true } as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming,
           options,
         );
-        return await collectStream(stream, request.streamingCallback);
+        return await collectStream(stream, request.streamingCallback, request.signal);
       }
       const completion = await this.client.chat.completions.create({ ...body, stream: false } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, options);
       return fromCompletion(completion);
@@ -126,7 +126,13 @@ function toGeneratorError(error: unknown, model: string): Error {
     return new ChatGeneratorError(`OpenAI request for model '${model}' failed with status ${error.status}: ${providerMessage}`, { cause: error, status: error.status, providerMessage });
   }
   if (error instanceof OpenAI.APIConnectionError) {
-    return new ChatGeneratorError(`OpenAI request for model '${model}' could not connect: ${error.message}. Check baseURL / OPENAI_BASE_URL and the network.`, { cause: error });
+    const detail = error.message.replace(/\.$/, "");
+    return new ChatGeneratorError(`OpenAI request for model '${model}' could not connect: ${detail}. Check baseURL / OPENAI_BASE_URL and the network.`, { cause: error });
+  }
+  if (error instanceof OpenAI.APIError) {
+    // An error event inside a stream: the provider's error, without an HTTP status.
+    const providerMessage = providerMessageOf(error);
+    return new ChatGeneratorError(`OpenAI request for model '${model}' failed: ${providerMessage}`, { cause: error, providerMessage });
   }
   return error instanceof Error ? error : new ChatGeneratorError(`OpenAI request for model '${model}' failed: ${String(error)}`, { cause: error });
 }

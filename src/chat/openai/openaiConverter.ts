@@ -30,7 +30,7 @@ export function toOpenAIMessages(messages: readonly ChatMessage[]): MessageParam
       }
       case "tool":
         for (const result of message.toolCallResults) {
-          out.push({ role: "tool", tool_call_id: requireId(result.origin, index), content: result.result });
+          out.push({ role: "tool", tool_call_id: requireId(result.origin, `messages[${index}] is the result of a call`), content: result.result });
         }
         break;
     }
@@ -40,13 +40,12 @@ export function toOpenAIMessages(messages: readonly ChatMessage[]): MessageParam
 
 function toOpenAIToolCall(call: ToolCall, messageIndex: number, callIndex: number): OpenAI.Chat.Completions.ChatCompletionMessageToolCall {
   const args = typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
-  return { id: requireId(call, messageIndex, callIndex), type: "function", function: { name: call.toolName, arguments: args } };
+  return { id: requireId(call, `messages[${messageIndex}].toolCalls[${callIndex}] is a call`), type: "function", function: { name: call.toolName, arguments: args } };
 }
 
-function requireId(call: ToolCall, messageIndex: number, callIndex?: number): string {
+function requireId(call: ToolCall, subject: string): string {
   if (call.id) return call.id;
-  const where = callIndex === undefined ? `messages[${messageIndex}]` : `messages[${messageIndex}].toolCalls[${callIndex}]`;
-  throw new TypeError(`${where} is a call to '${call.toolName}' without an id; the Chat Completions API pairs tool results with calls by id, so give every ToolCall an id.`);
+  throw new TypeError(`${subject} to '${call.toolName}' without an id; the Chat Completions API pairs tool results with calls by id, so give every ToolCall an id.`);
 }
 
 /** Converts tool specs: with `strict`, a strict-compatible schema is sent in strict form. */
@@ -89,12 +88,15 @@ export interface ReplyMeta {
   readonly refusal?: string;
 }
 
-/** Builds the ChatMessage of one choice; a refusal becomes the text (and `meta.refusal`), so it is visible. */
+/**
+ * Builds the ChatMessage of one choice; a refusal becomes the text (and `meta.refusal`), so it is
+ * visible. Empty content counts as no text, as it does when streamed (a stream sends no empty delta).
+ */
 export function assistantReply(parts: { content: string | null; refusal: string | null; toolCalls: Array<{ id?: string; name: string; arguments: string }> }, meta: ReplyMeta): ChatMessage {
-  const text = parts.content ?? parts.refusal ?? undefined;
+  const text = parts.content || parts.refusal || undefined;
   const toolCalls: ToolCall[] = parts.toolCalls.map((call) => ({ ...(call.id !== undefined && { id: call.id }), toolName: call.name, arguments: parseToolArguments(call.arguments) }));
   const cleanMeta = Object.fromEntries(Object.entries({ ...meta, refusal: parts.refusal ?? undefined }).filter(([, v]) => v !== undefined));
-  return ChatMessage.fromAssistant(text === "" && toolCalls.length > 0 ? undefined : text, { toolCalls, meta: cleanMeta });
+  return ChatMessage.fromAssistant(text, { toolCalls, meta: cleanMeta });
 }
 
 /** Converts the SDK's usage object. */

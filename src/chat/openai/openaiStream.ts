@@ -1,4 +1,5 @@
 import type OpenAI from "openai";
+import { AbortError } from "../../errors";
 import type { ChatGeneratorResponse } from "../chatGenerator";
 import type { StreamingCallback } from "../streaming";
 import { assistantReply, toUsage } from "./openaiConverter";
@@ -15,9 +16,9 @@ interface ChoiceState {
 /**
  * Consumes a Chat Completions stream: forwards text and tool-call deltas to the callback as they
  * arrive, assembles tool calls by `index`, and returns the same replies a non-streaming call
- * would. Ends with a `finish` chunk.
+ * would. Ends with a `finish` chunk. Rejects with an AbortError when `signal` aborts mid-stream.
  */
-export async function collectStream(stream: AsyncIterable<Chunk>, callback: StreamingCallback): Promise<ChatGeneratorResponse> {
+export async function collectStream(stream: AsyncIterable<Chunk>, callback: StreamingCallback, signal?: AbortSignal): Promise<ChatGeneratorResponse> {
   const choices = new Map<number, ChoiceState>();
   let model: string | undefined;
   let usage: OpenAI.Completions.CompletionUsage | undefined;
@@ -40,7 +41,8 @@ export async function collectStream(stream: AsyncIterable<Chunk>, callback: Stre
         const index = part.index ?? position;
         const call = state.toolCalls.get(index) ?? { name: "", arguments: "" };
         if (part.id) call.id = part.id;
-        if (part.function?.name) call.name += part.function.name;
+        // Assigned, as the SDK's own accumulator does: some compatible servers repeat the name on every delta.
+        if (part.function?.name) call.name = part.function.name;
         const argumentsDelta = part.function?.arguments ?? "";
         call.arguments += argumentsDelta;
         state.toolCalls.set(index, call);
@@ -55,6 +57,8 @@ export async function collectStream(stream: AsyncIterable<Chunk>, callback: Stre
       if (choice.finish_reason) state.finishReason = choice.finish_reason;
     }
   }
+  // The SDK ends the iteration quietly on abort; a partial reply must not pass for a whole one.
+  if (signal?.aborted) throw new AbortError("The model request was aborted.", { cause: signal.reason });
   const replies = [...choices.entries()]
     .sort(([a], [b]) => a - b)
     .map(([index, state]) =>

@@ -43,7 +43,11 @@ function convert(schema: JsonSchema, root: JsonSchema): JsonSchema {
   }
   if (schema.items && typeof schema.items === "object") out.items = convert(schema.items, root);
   if (schema.anyOf) out.anyOf = schema.anyOf.map((branch) => convert(branch, root));
-  if (schema.$defs) out.$defs = Object.fromEntries(Object.entries(schema.$defs).map(([name, def]) => [name, convert(def, root)]));
+  // Draft-07 `definitions` too: dropping them would leave their `$ref`s dangling.
+  for (const key of ["$defs", "definitions"] as const) {
+    const defs = schema[key] as Record<string, JsonSchema> | undefined;
+    if (defs) out[key] = Object.fromEntries(Object.entries(defs).map(([name, def]) => [name, convert(def, root)]));
+  }
   return out;
 }
 
@@ -51,7 +55,8 @@ function nullable(schema: JsonSchema): JsonSchema {
   if (Array.isArray(schema.enum)) {
     return { ...schema, ...(schema.type !== undefined && { type: [...([] as string[]).concat(schema.type), "null"] }), enum: [...schema.enum, null] };
   }
-  if (typeof schema.type === "string" && schema.type !== "object" && schema.type !== "array") return { ...schema, type: [schema.type, "null"] };
+  // A const would still refuse null with a widened type, so it goes into anyOf below.
+  if (typeof schema.type === "string" && schema.type !== "object" && schema.type !== "array" && schema.const === undefined) return { ...schema, type: [schema.type, "null"] };
   if (schema.anyOf) return { ...schema, anyOf: [...schema.anyOf, { type: "null" }] };
   const { description, ...rest } = schema;
   return { ...(description !== undefined && { description }), anyOf: [rest, { type: "null" }] };

@@ -1,0 +1,38 @@
+/** What a person decided about one tool call. */
+export type ConfirmationDecision =
+  | { readonly action: "confirm"; readonly feedback?: string }
+  | { readonly action: "reject"; readonly feedback?: string }
+  | { readonly action: "modify"; readonly arguments: Readonly<Record<string, unknown>>; readonly feedback?: string };
+
+/** What a confirmation strategy is asked about: only what the model sent, never injected values. */
+export interface ConfirmationRequest {
+  readonly toolName: string;
+  readonly description: string;
+  /** The model's arguments, validated (a `null` sent for an optional parameter is already absent). */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  readonly toolCallId: string | undefined;
+  /** The `confirmationContext` given to `agent.run`, unchanged (a socket, a user id, …). */
+  readonly context: unknown;
+}
+
+/** A call waiting for a decision after a run stopped with `exitReason: "confirmation_required"`. */
+export interface PendingConfirmation {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+/** Decides whether a call needs asking. */
+export interface ConfirmationPolicy {
+  shouldAsk(request: ConfirmationRequest): boolean;
+  /** Told every decision a person made, to remember what they confirmed. */
+  recordDecision?(request: ConfirmationRequest, decision: ConfirmationDecision): void;
+}
+
+/** Decides a call now, or defers it (the run pauses and resumes with the decision later). */
+export interface ConfirmationStrategy {
+  decide(request: ConfirmationRequest): Promise<ConfirmationDecision | "defer"> | ConfirmationDecision | "defer";
+}
+
+/** Tool name (or `"*"` for every tool) → strategy. */
+export type ConfirmationStrategies = Readonly<Record<string, ConfirmationStrategy>>;
