@@ -28,7 +28,8 @@ export function strictCompatibility(schema: JsonSchema): StrictCompatibility {
 }
 
 function visitDefs(schema: JsonSchema, counts: { properties: number; enumValues: number }): string | undefined {
-  for (const [name, def] of Object.entries(schema.$defs ?? {})) {
+  const definitions = { ...((schema.definitions as Record<string, JsonSchema> | undefined) ?? {}), ...(schema.$defs ?? {}) };
+  for (const [name, def] of Object.entries(definitions)) {
     const reason = visit(def, `$defs.${name}`, 1, counts);
     if (reason) return reason;
   }

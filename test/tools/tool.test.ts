@@ -421,3 +421,12 @@ describe("Toolset", () => {
     );
   });
 });
+
+describe("strictCompatibility (draft-07 definitions)", () => {
+  it("checks definitions like $defs", () => {
+    const { strictCompatibility } = require("../../src/tools/strictCompatibility") as typeof import("../../src/tools/strictCompatibility");
+    expect(
+      strictCompatibility({ type: "object", properties: { a: { $ref: "#/definitions/A" } }, definitions: { A: { type: "object", additionalProperties: { type: "string" } } } }),
+    ).toEqual({ compatible: false, reason: "$defs.A is an open map (additionalProperties), which strict mode does not support" });
+  });
+});

@@ -1,0 +1,195 @@
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One request the server received. */
+export interface RecordedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  /** The parsed JSON body (the raw text when it is not JSON); typed loosely so tests can read any field. */
+  readonly body: any;
+}
+
+/** A scripted answer to one request. */
+export type MockResponse =
+  | { readonly kind: "json"; readonly body: unknown }
+  | { readonly kind: "sse"; readonly chunks: readonly unknown[]; readonly hang?: boolean }
+  | { readonly kind: "error"; readonly status: number; readonly error: { message: string; type: string; code: string | null } }
+  | { readonly kind: "hang" };
+
+/** A tool call of a scripted reply; `arguments` is the raw JSON text the "model" sends. */
+export interface MockToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+/** What a scripted reply contains. */
+export interface MockReply {
+  readonly text?: string;
+  readonly refusal?: string;
+  readonly toolCalls?: readonly MockToolCall[];
+  /** Default: `tool_calls` when there are tool calls, else `stop`. */
+  readonly finishReason?: string;
+  readonly usage?: { readonly promptTokens: number; readonly completionTokens: number };
+  /** Default `mock-model-1`. */
+  readonly model?: string;
+}
+
+const envelope = { id: "chatcmpl-mock", created: 1700000000 };
+
+function usageOf(reply: MockReply) {
+  const u = reply.usage;
+  return u && { prompt_tokens: u.promptTokens, completion_tokens: u.completionTokens, total_tokens: u.promptTokens + u.completionTokens };
+}
+
+function finishReasonOf(reply: MockReply): string {
+  return reply.finishReason ?? (reply.toolCalls?.length ? "tool_calls" : "stop");
+}
+
+/** A non-streaming `chat.completion` answer. */
+export function jsonReply(reply: MockReply): MockResponse {
+  const toolCalls = reply.toolCalls?.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
+  const message = { role: "assistant", content: reply.text ?? null, refusal: reply.refusal ?? null, ...(toolCalls && { tool_calls: toolCalls }) };
+  const body = {
+    ...envelope,
+    object: "chat.completion",
+    model: reply.model ?? "mock-model-1",
+    choices: [{ index: 0, message, finish_reason: finishReasonOf(reply), logprobs: null }],
+    ...(reply.usage && { usage: usageOf(reply) }),
+  };
+  return { kind: "json", body };
+}
+
+/** Splits text into `pieces` parts of about equal length (fewer when the text is shorter). */
+export function split(text: string, pieces = 3): string[] {
+  const size = Math.max(1, Math.ceil(text.length / pieces));
+  const parts: string[] = [];
+  for (let i = 0; i < text.length; i += size) parts.push(text.slice(i, i + size));
+  return parts;
+}
+
+/**
+ * A streamed answer: a role chunk, the text and refusal in several deltas, each tool call as a
+ * header delta (index, id, name) then its arguments in several deltas — with `interleave`, all
+ * headers first and then the calls' argument pieces in turn — a finish chunk and, when `usage` is
+ * given, a usage chunk. With `hang`, the stream stays open after the chunks (no `[DONE]`).
+ */
+export function sseReply(reply: MockReply, options: { pieces?: number; interleave?: boolean; hang?: boolean } = {}): MockResponse {
+  const model = reply.model ?? "mock-model-1";
+  const chunk = (delta: object, finishReason: string | null = null) => ({ ...envelope, object: "chat.completion.chunk", model, choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }] });
+  const hasText = reply.text !== undefined || reply.refusal !== undefined;
+  const chunks: unknown[] = [chunk({ role: "assistant", content: hasText ? "" : null })];
+  for (const piece of split(reply.text ?? "", options.pieces)) chunks.push(chunk({ content: piece }));
+  for (const piece of split(reply.refusal ?? "", options.pieces)) chunks.push(chunk({ refusal: piece }));
+  const calls = (reply.toolCalls ?? []).map((call, index) => ({
+    header: chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }),
+    pieces: split(call.arguments, options.pieces).map((piece) => chunk({ tool_calls: [{ index, function: { arguments: piece } }] })),
+  }));
+  if (options.interleave) {
+    chunks.push(...calls.map((c) => c.header));
+    for (let i = 0; calls.some((c) => i < c.pieces.length); i++) for (const c of calls) if (i < c.pieces.length) chunks.push(c.pieces[i]);
+  } else {
+    for (const c of calls) chunks.push(c.header, ...c.pieces);
+  }
+  chunks.push(chunk({}, finishReasonOf(reply)));
+  if (reply.usage) chunks.push({ ...envelope, object: "chat.completion.chunk", model, choices: [], usage: usageOf(reply) });
+  return { kind: "sse", chunks, ...(options.hang && { hang: true }) };
+}
+
+/** An HTTP error with an OpenAI-style body. */
+export function errorReply(status: number, message: string, type = "server_error", code: string | null = null): MockResponse {
+  return { kind: "error", status, error: { message, type, code } };
+}
+
+/** No answer at all until the client gives up (aborts). */
+export function hangingReply(): MockResponse {
+  return { kind: "hang" };
+}
+
+/**
+ * A Chat Completions server on 127.0.0.1 for tests: `POST /v1/chat/completions` is answered from a
+ * queue of scripted responses, and every request is recorded.
+ */
+export class MockOpenAIServer {
+  readonly requests: RecordedRequest[] = [];
+  #queue: MockResponse[] = [];
+  #waiters: Array<() => void> = [];
+  #port = 0;
+  readonly #server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on("data", (part: Buffer) => parts.push(part));
+    req.on("end", () => {
+      const text = Buffer.concat(parts).toString("utf8");
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // Recorded as text.
+      }
+      this.requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
+      this.#waiters.splice(0).forEach((wake) => wake());
+      this.#answer(res, req.method === "POST" && req.url === "/v1/chat/completions" ? this.#queue.shift() : undefined);
+    });
+  });
+
+  /** The `baseURL` to give the SDK. */
+  get baseURL(): string {
+    return `http://127.0.0.1:${this.#port}/v1`;
+  }
+
+  /** How many scripted responses have not been used. */
+  get pending(): number {
+    return this.#queue.length;
+  }
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.#server.listen(0, "127.0.0.1", resolve));
+    this.#port = (this.#server.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  /** Adds responses to the queue; each request takes the next one. */
+  enqueue(...responses: MockResponse[]): void {
+    this.#queue.push(...responses);
+  }
+
+  /** Forgets the recorded requests and the unused responses. */
+  reset(): void {
+    this.requests.length = 0;
+    this.#queue = [];
+  }
+
+  /** Resolves once `count` requests have been received. */
+  async received(count: number): Promise<void> {
+    while (this.requests.length < count) await new Promise<void>((wake) => this.#waiters.push(wake));
+  }
+
+  #answer(res: ServerResponse, response: MockResponse | undefined): void {
+    if (!response) {
+      const message = `MockOpenAIServer has no scripted response for request ${this.requests.length}.`;
+      res.writeHead(500, { "content-type": "application/json", "x-should-retry": "false" }).end(JSON.stringify({ error: { message, type: "mock_error", code: null } }));
+      return;
+    }
+    switch (response.kind) {
+      case "json":
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(response.body));
+        return;
+      case "error":
+        // retry-after-ms: 0 makes the SDK's retries immediate.
+        res.writeHead(response.status, { "content-type": "application/json", "retry-after-ms": "0" }).end(JSON.stringify({ error: response.error }));
+        return;
+      case "sse":
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+        for (const chunk of response.chunks) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+        if (!response.hang) res.end("data: [DONE]\n\n");
+        return;
+      case "hang":
+        return;
+    }
+  }
+}
