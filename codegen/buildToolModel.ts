@@ -16,16 +16,35 @@ import { resolveType } from "./typeResolver/resolveType";
 
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/** Builds the model of one discovered tool, or reports why it cannot be built. */
-export function buildToolModel(tool: DiscoveredTool, symbols: ToolwrightSymbols, diagnostics: Diagnostics): ToolModel | undefined {
+/** A tool whose name is known, even if its schema could not be built (for the duplicate-name check). */
+export interface NamedTool {
+  readonly name: string;
+  /** `Class.method` or the defineTool const. */
+  readonly label: string;
+  /** `file:line:col` of the decorator or `defineTool` call. */
+  readonly source: string;
+}
+
+/**
+ * Builds the model of one discovered tool, or reports why it cannot be built. Once the tool's name
+ * is read and valid it is added to `names`, so duplicate names are reported alongside other errors.
+ */
+export function buildToolModel(tool: DiscoveredTool, symbols: ToolwrightSymbols, diagnostics: Diagnostics, names: NamedTool[] = []): ToolModel | undefined {
   const label = tool.kind === "method" ? `${tool.ownerName}.${tool.member}` : tool.ownerName;
-  const options = readToolOptions(tool.optionsArgument, label, diagnostics);
+  const options = readToolOptions(tool.optionsArgument, label, diagnostics, tool.kind);
   if (!options) return undefined;
   const name = options.name ?? tool.member;
   if (!toolNamePattern.test(name)) {
-    diagnostics.at(tool.anchor, "TW102", `${label} has tool name '${name}', which is not valid: use 1-64 characters of letters, digits, '_' and '-'.`);
+    const suggestion = name.replace(/[^a-zA-Z0-9_-]+/g, "_").slice(0, 64);
+    const fix = options.nameNode ? "change the name option" : `set a name with ${tool.kind === "method" ? "@tool({ name })" : "defineTool(fn, { name })"}`;
+    diagnostics.at(
+      options.nameNode ?? tool.anchor,
+      "TW102",
+      `${label} has tool name '${name}', which is not valid: a tool name is 1-64 characters of letters, digits, '_' and '-'; ${fix}${toolNamePattern.test(suggestion) ? `, for example ${options.nameNode ? "to " : ""}'${suggestion}'` : ""}.`,
+    );
     return undefined;
   }
+  names.push({ name, label, source: diagnostics.location(tool.anchor) });
   const docs = methodDocs(tool.docNode);
   const parameters = classifyParameters(tool.parameters, options, label, symbols, diagnostics);
   if (!parameters) return undefined;
@@ -36,19 +55,46 @@ export function buildToolModel(tool: DiscoveredTool, symbols: ToolwrightSymbols,
   for (const { declaration, plan } of parameters) {
     if (plan.role !== "llm") continue;
     const path = `${label}(${plan.name})`;
-    if (!Node.isIdentifier(declaration.getNameNode()) || declaration.isRestParameter()) {
-      diagnostics.at(declaration, "TW204", `${path}: a tool parameter must be a plain named parameter (not destructured, not ...rest).`);
+    if (!Node.isIdentifier(declaration.getNameNode())) {
+      diagnostics.at(
+        declaration,
+        "TW204",
+        `${path} is destructured, so it has no name to put in the schema; take the object as one named parameter (options: { … }) and destructure it in the body.`,
+      );
+      failed = true;
+      continue;
+    }
+    if (declaration.isRestParameter()) {
+      diagnostics.at(
+        declaration,
+        "TW204",
+        `${label}(...${plan.name}) is a rest parameter, which the schema cannot describe as one property; take an array instead (${plan.name}: ${declaration.getTypeNode()?.getText() ?? "string[]"}).`,
+      );
       failed = true;
       continue;
     }
     const anchored: ResolveContext = { ...ctx, anchor: declaration };
     const type = declaration.getType();
-    if (!declaration.getTypeNode() && (type.isAny() || type.isUnknown()) && !docs.asType[plan.name]) {
-      diagnostics.at(declaration, "TW204", `${path} has no type annotation, so codegen cannot tell the model what to send; annotate it (${plan.name}: string, …).`);
+    const asType = docs.asType[plan.name];
+    if (!asType && (type.isAny() || type.isUnknown())) {
+      if (!declaration.getTypeNode()) {
+        diagnostics.at(declaration, "TW204", `${path} has no type annotation, so codegen cannot tell the model what to send; annotate it (${plan.name}: string, …).`);
+      } else if ((type.compilerType as { intrinsicName?: string }).intrinsicName === "error") {
+        diagnostics.at(
+          declaration,
+          "TW302",
+          `${path} has type '${declaration.getTypeNode()!.getText()}', which TypeScript cannot resolve, so codegen cannot tell the model what to send; fix the type or its import.`,
+        );
+      } else {
+        diagnostics.at(
+          declaration,
+          "TW302",
+          `${path} is '${type.getText()}', which gives the model no schema; give it a type, or add @asType ${plan.name} any to the ${tool.kind === "method" ? "method" : "function"}'s JSDoc to accept any JSON value.`,
+        );
+      }
       failed = true;
       continue;
     }
-    const asType = docs.asType[plan.name];
     const resolved = asType ? applyAsType(asType, type, path, anchored, declaration.getTypeNode()) : resolveType(type, path, anchored, declaration.getTypeNode());
     if (!resolved) {
       failed = true;
@@ -124,7 +170,7 @@ function checkOutputSources(tool: DiscoveredTool, outputs: Record<string, { sour
     diagnostics.at(
       nodes[stateKey]!,
       "TW203",
-      `outputsToState.${stateKey} of ${label} reads '${config.source}', which is not a property of what the tool returns (${returned.getText(tool.signature)}). Properties: ${known.join(", ") || "none"}.`,
+      `outputsToState.${stateKey} of ${label} reads '${config.source}', which is not a property of what the tool returns (${returned.getText(tool.signature)}); read one of its properties, or return an object with '${config.source}'. Properties: ${known.join(", ") || "none"}.`,
     );
   }
 }

@@ -44,7 +44,7 @@ export function classifyParameters(
       diagnostics.at(
         options.inputNodes[stateKey]!,
         "TW202",
-        `${label}(${name}) is typed State, so the runtime passes the whole State; it cannot also be filled from state key '${stateKey}' by inputsFromState. Remove it from inputsFromState.`,
+        `inputsFromState of ${label} maps '${stateKey}' to '${name}', which is typed State and so always receives the whole State; remove '${stateKey}' from inputsFromState.`,
       );
       ok = false;
       continue;

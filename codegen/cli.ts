@@ -4,6 +4,7 @@ import { generateToolSchemas } from "./generateToolSchemas";
 import { CodegenConfigError } from "./project";
 import { resolveOptions } from "./config";
 import { watchToolSchemas, type WatchEvent } from "./watch";
+import * as fs from "node:fs";
 import * as path from "node:path";
 
 const usage = `Usage: toolwright codegen [options]
@@ -40,36 +41,48 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     const value = () => {
       const v = inline ?? rest[++i];
-      if (v === undefined || v.startsWith("--")) throw new CodegenConfigError(`${flag} needs a value.\n\n${usage}`);
+      if (!v || v.startsWith("--")) throw new CodegenConfigError(`${flag} needs a value.\n\n${usage}`);
       return v;
+    };
+    const noValue = () => {
+      if (inline !== undefined) throw new CodegenConfigError(`${flag} takes no value; write ${flag} alone.\n\n${usage}`);
+      return true;
     };
     if (flag === "--project" || flag === "-p") args.project = value();
     else if (flag === "--out" || flag === "-o") args.out = value();
     else if (flag === "--runtime-import") args.runtimeImport = value();
-    else if (flag === "--check") args.check = true;
-    else if (flag === "--watch" || flag === "-w") args.watch = true;
-    else if (flag === "--help" || flag === "-h") args.help = true;
+    else if (flag === "--check") args.check = noValue();
+    else if (flag === "--watch" || flag === "-w") args.watch = noValue();
+    else if (flag === "--help" || flag === "-h") args.help = noValue();
     else throw new CodegenConfigError(`Unknown option '${arg}'.\n\n${usage}`);
   }
-  if (args.check && args.watch) throw new CodegenConfigError("--check and --watch cannot be used together.");
+  if (args.check && args.watch) throw new CodegenConfigError("--check and --watch cannot be used together: use --check in CI and --watch while editing.");
   return args;
 }
 
-/** Runs the CLI; resolves with the exit code. */
-export async function main(argv: readonly string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+/**
+ * Runs the CLI; resolves with the exit code: 0 done, 1 diagnostics or (with --check) an out-of-date
+ * module, 2 bad options or setup. Paths are resolved against `cwd`.
+ */
+export async function main(
+  argv: readonly string[],
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+  cwd: string = process.cwd(),
+): Promise<number> {
   try {
     const args = parseArgs(argv);
     if (args.help) {
       out.write(`${usage}\n`);
       return 0;
     }
-    const options = { project: args.project, out: args.out, runtimeImport: args.runtimeImport };
+    const options = { project: args.project, out: args.out, runtimeImport: args.runtimeImport, cwd };
     if (args.watch) {
       watchToolSchemas(options, (event) => report(event, out, err));
       return await new Promise<number>(() => undefined);
     }
     const result = await generateToolSchemas({ ...options, check: args.check });
-    const label = path.relative(process.cwd(), result.out) || result.out;
+    const label = path.relative(cwd, result.out).split(path.sep).join("/") || result.out;
     if (result.diagnostics.length > 0) {
       for (const d of result.diagnostics) err.write(`${formatDiagnostic(d)}\n`);
       err.write(`\nFound ${result.diagnostics.length} error${result.diagnostics.length === 1 ? "" : "s"}.\n`);
@@ -82,7 +95,8 @@ export async function main(argv: readonly string[], out: NodeJS.WritableStream =
         return 0;
       }
       const command = resolveOptions(options).command;
-      err.write(`${label} is out of date: ${result.stale.length > 0 ? `stale tools: ${result.stale.join(", ")}` : "its text differs"}. Run \`${command}\` and commit the result.\n`);
+      const why = !fs.existsSync(result.out) ? "does not exist" : `is out of date: ${result.stale.length > 0 ? `stale tools: ${result.stale.join(", ")}` : "its text differs"}`;
+      err.write(`${label} ${why}. Run \`${command}\` and commit the result.\n`);
       return 1;
     }
     out.write(`${result.written ? "wrote" : "unchanged:"} ${label} (${count}).\n`);

@@ -78,3 +78,9 @@ export class Diagnostics {
 export function formatDiagnostic(d: Diagnostic): string {
   return `${d.file}:${d.line}:${d.column} - error ${d.code}: ${d.message}`;
 }
+
+/** TW401: the generated module could not be written. */
+export function writeFailure(cwd: string, out: string, error: unknown): Diagnostic {
+  const file = path.relative(cwd, out).split(path.sep).join("/");
+  return { code: "TW401", file, line: 1, column: 1, message: `The generated module cannot be written: ${(error as Error).message}; make its directory writable or choose another --out.` };
+}

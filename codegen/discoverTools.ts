@@ -74,23 +74,27 @@ function discoverInClass(cls: ClassDeclaration, symbols: ToolwrightSymbols, diag
     const decorator = toolDecorator(member.getDecorators(), symbols);
     if (decorator) {
       const what = Node.isPropertyDeclaration(member) ? "a property" : Node.isGetAccessorDeclaration(member) ? "a getter" : "a setter";
-      diagnostics.at(decorator, "TW104", `@tool is on ${className}.${member.getName()}, which is ${what}; @tool only marks methods.`);
+      diagnostics.at(decorator, "TW104", `${className}.${member.getName()} is ${what}, and @tool only marks methods; make it a method or remove @tool.`);
     }
   }
+  let unexported: string | undefined | null = null;
   for (const method of cls.getMethods()) {
     const decorator = toolDecorator(method.getDecorators(), symbols);
     if (!decorator) continue;
     const label = `${className}.${method.getName()}`;
-    if (method.hasModifier(SyntaxKind.PrivateKeyword) || method.hasModifier(SyntaxKind.ProtectedKeyword) || method.getName().startsWith("#")) {
-      diagnostics.at(decorator, "TW104", `${label} is not public; a @tool method must be public so the generated module can refer to it.`);
+    const hidden = method.getName().startsWith("#") ? "#private" : method.hasModifier(SyntaxKind.PrivateKeyword) ? "private" : method.hasModifier(SyntaxKind.ProtectedKeyword) ? "protected" : undefined;
+    if (hidden) {
+      const fix = hidden === "#private" ? "drop the '#' from its name" : `remove the ${hidden} modifier`;
+      diagnostics.at(decorator, "TW104", `${label} is ${hidden}, but a @tool method must be public so the generated module can refer to it; ${fix}.`);
       continue;
     }
     if (!Node.isIdentifier(method.getNameNode()) && !Node.isStringLiteral(method.getNameNode())) {
-      diagnostics.at(decorator, "TW104", `${label} has a computed name; a @tool method needs a plain name.`);
+      diagnostics.at(decorator, "TW104", `${label} has a computed name, but a @tool method needs a name the generated module can write; give it a plain name.`);
       continue;
     }
-    if (!cls.getName() || !cls.isExported() || cls.getFirstAncestor((a) => Node.isFunctionLikeDeclaration(a) || Node.isClassDeclaration(a))) {
-      diagnostics.at(decorator, "TW106", `${label} is in a class that is not exported from its module; export the class (at the top level) so the generated module can import it.`);
+    if (unexported === null) unexported = whyNotImportable(cls);
+    if (unexported !== undefined) {
+      diagnostics.at(decorator, "TW106", `${label} is a @tool method of ${unexported} so the generated module can import it.`);
       continue;
     }
     found.push({
@@ -109,18 +113,57 @@ function discoverInClass(cls: ClassDeclaration, symbols: ToolwrightSymbols, diag
   return found;
 }
 
+// Why the generated module cannot `import { Name }` the class (the rest of a TW106 message), or undefined when it can.
+function whyNotImportable(cls: ClassDeclaration): string | undefined {
+  const name = cls.getName();
+  if (!name) return "an anonymous class; name the class and export it (export class Tools)";
+  if (cls.getFirstAncestor((a) => Node.isFunctionLikeDeclaration(a) || Node.isClassDeclaration(a) || Node.isModuleDeclaration(a))) {
+    return `${name}, a class declared inside another declaration; move it to the top level of its module and export it (export class ${name})`;
+  }
+  const exportedAs = exportNames(cls);
+  if (exportedAs.includes(name)) return undefined;
+  if (exportedAs.length > 0) return `${name}, which is exported only as ${exportedAs.map((n) => `'${n}'`).join(", ")}; export it under its own name (export class ${name})`;
+  return `${name}, which is not exported; export the class (export class ${name})`;
+}
+
+// The names a declaration is exported under from its own module (`default`, an alias, its own name).
+function exportNames(declaration: Node): string[] {
+  const names: string[] = [];
+  for (const [exportName, declarations] of declaration.getSourceFile().getExportedDeclarations()) {
+    if ((declarations as Node[]).includes(declaration)) names.push(exportName);
+  }
+  return names.sort();
+}
+
 function discoverDefineTool(call: CallExpression, symbols: ToolwrightSymbols, diagnostics: Diagnostics): DiscoveredTool | undefined {
   if (!symbols.refersTo(call.getExpression(), "defineTool")) return undefined;
   const [fnArgument, optionsArgument] = call.getArguments();
   const declaration = call.getParentIfKind(SyntaxKind.VariableDeclaration);
   const statement = declaration?.getVariableStatement();
-  if (!declaration || !statement || !statement.isExported() || statement.getDeclarationKind() !== "const" || !Node.isIdentifier(declaration.getNameNode()) || statement.getParent() !== call.getSourceFile()) {
-    diagnostics.at(call, "TW105", "defineTool(...) must be assigned to an exported top-level const (export const searchDocs = defineTool(...)) so the generated module can import it.");
+  if (
+    !declaration ||
+    !statement ||
+    statement.getDeclarationKind() !== "const" ||
+    !Node.isIdentifier(declaration.getNameNode()) ||
+    statement.getParent() !== call.getSourceFile() ||
+    !exportNames(declaration).includes(declaration.getName())
+  ) {
+    const fnName = declaration && Node.isIdentifier(declaration.getNameNode()) ? declaration.getName() : fnArgument && Node.isFunctionExpression(fnArgument) ? fnArgument.getName() : undefined;
+    const subject = fnName ? `defineTool for '${fnName}'` : "A defineTool call";
+    diagnostics.at(
+      call,
+      "TW105",
+      `${subject} is not assigned to an exported top-level const, so the generated module cannot import it; write export const ${fnName ?? "myTool"} = defineTool(...).`,
+    );
     return undefined;
   }
   const fn = fnArgument && (Node.isFunctionExpression(fnArgument) || Node.isArrowFunction(fnArgument)) ? fnArgument : undefined;
   if (!fn) {
-    diagnostics.at(call, "TW105", `defineTool in ${declaration.getName()} must be given a function written in place (a function expression or an arrow function), so codegen can read its parameters.`);
+    diagnostics.at(
+      call,
+      "TW105",
+      `defineTool for '${declaration.getName()}' is given ${fnArgument ? `'${fnArgument.getText()}'` : "no function"}, but codegen needs the function written in place to read its parameters; pass a function expression or an arrow function.`,
+    );
     return undefined;
   }
   const functionName = Node.isFunctionExpression(fn) ? (fn.getName() ?? declaration.getName()) : declaration.getName();

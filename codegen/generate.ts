@@ -1,10 +1,11 @@
 import type { Project, SourceFile } from "ts-morph";
-import { buildToolModel } from "./buildToolModel";
+import { buildToolModel, type NamedTool } from "./buildToolModel";
 import { type ResolvedCodegenOptions } from "./config";
 import { type Diagnostic, Diagnostics } from "./diagnostics";
-import { discoverInFile, type DiscoveredTool } from "./discoverTools";
+import { discoverInFile } from "./discoverTools";
 import { renderModule } from "./emit/renderModule";
 import type { ToolModel } from "./model";
+import { isToolwrightOwnFile } from "./ownSource";
 import { ToolwrightSymbols } from "./toolwrightSymbols";
 
 /** The outcome of analysing a program: the tools, every diagnostic, and the module text (when there are no errors). */
@@ -22,7 +23,7 @@ export interface Analysis {
  */
 export class Analyzer {
   readonly #symbols = new ToolwrightSymbols();
-  readonly #perFile = new Map<string, { tools: ToolModel[]; diagnostics: Diagnostics }>();
+  readonly #perFile = new Map<string, { tools: ToolModel[]; names: NamedTool[]; diagnostics: Diagnostics }>();
 
   constructor(
     private readonly project: Project,
@@ -35,14 +36,15 @@ export class Analyzer {
     if (!changed) this.#perFile.clear();
     for (const sourceFile of files) {
       const path = sourceFile.getFilePath();
-      if (sourceFile.isDeclarationFile() || sourceFile.isInNodeModules() || path === this.options.out || sourceFile.wasForgotten()) {
+      if (sourceFile.isDeclarationFile() || sourceFile.isInNodeModules() || path === this.options.out || sourceFile.wasForgotten() || isToolwrightOwnFile(path)) {
         this.#perFile.delete(path);
         continue;
       }
       const diagnostics = new Diagnostics(this.options.cwd);
       const discovered = discoverInFile(sourceFile, this.#symbols, diagnostics);
-      const tools = discovered.map((tool) => this.#build(tool, diagnostics)).filter((t): t is ToolModel => t !== undefined);
-      this.#perFile.set(path, { tools, diagnostics });
+      const names: NamedTool[] = [];
+      const tools = discovered.map((tool) => buildToolModel(tool, this.#symbols, diagnostics, names)).filter((t): t is ToolModel => t !== undefined);
+      this.#perFile.set(path, { tools, names, diagnostics });
     }
     return this.#finish();
   }
@@ -52,14 +54,10 @@ export class Analyzer {
     this.#perFile.delete(path);
   }
 
-  #build(tool: DiscoveredTool, diagnostics: Diagnostics): ToolModel | undefined {
-    return buildToolModel(tool, this.#symbols, diagnostics);
-  }
-
   #finish(): Analysis {
     const programDiagnostics = new Diagnostics(this.options.cwd);
     const tools = [...this.#perFile.values()].flatMap((f) => f.tools);
-    checkDuplicateNames(tools, programDiagnostics);
+    checkDuplicateNames([...this.#perFile.values()].flatMap((f) => f.names), programDiagnostics);
     const diagnostics = [...[...this.#perFile.values()].flatMap((f) => f.diagnostics.items), ...programDiagnostics.items].sort(
       (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.code.localeCompare(b.code),
     );
@@ -76,15 +74,16 @@ export class Analyzer {
   }
 }
 
-// TW103: a tool name used twice anywhere in the program; both locations are named.
-function checkDuplicateNames(tools: readonly ToolModel[], diagnostics: Diagnostics): void {
-  const byName = new Map<string, ToolModel[]>();
+// TW103: a tool name used twice anywhere in the program (also by tools with other errors); every location is named.
+function checkDuplicateNames(tools: readonly NamedTool[], diagnostics: Diagnostics): void {
+  const byName = new Map<string, NamedTool[]>();
   for (const tool of tools) byName.set(tool.name, [...(byName.get(tool.name) ?? []), tool]);
   for (const [name, same] of byName) {
     if (same.length < 2) continue;
-    const labels = same.map((t) => `${t.kind === "method" ? `${t.ownerName}.${t.member}` : t.ownerName} (${t.source})`);
+    const labels = same.map((t) => `${t.label} (${t.source})`);
+    const users = `${labels.slice(0, -1).join(", ")} and ${labels.at(-1)!}`;
     for (const tool of same) {
-      diagnostics.atLocation(tool.source, "TW103", `Tool name '${name}' is used by ${labels.join(" and ")}; tool names must be unique, so give one a different name with @tool({ name }).`);
+      diagnostics.atLocation(tool.source, "TW103", `Tool name '${name}' is used by ${users}; tool names must be unique across the program, so rename all but one with the name option.`);
     }
   }
 }

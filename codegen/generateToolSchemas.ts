@@ -1,5 +1,5 @@
 import { type CodegenOptions, resolveOptions } from "./config";
-import { type Diagnostic, formatDiagnostic } from "./diagnostics";
+import { type Diagnostic, formatDiagnostic, writeFailure } from "./diagnostics";
 import { readIfExists, writeIfChanged } from "./emit/writeIfChanged";
 import { Analyzer } from "./generate";
 import type { ToolModel } from "./model";
@@ -46,7 +46,11 @@ export async function generateToolSchemas(options: GenerateToolSchemasOptions = 
     const stale = staleTools(readIfExists(resolved.out), analysis.content, analysis.tools);
     return { ...base, ok: stale.length === 0 && readIfExists(resolved.out) === analysis.content, written: false, stale };
   }
-  return { ...base, ok: true, written: writeIfChanged(resolved.out, analysis.content), stale: [] };
+  try {
+    return { ...base, ok: true, written: writeIfChanged(resolved.out, analysis.content), stale: [] };
+  } catch (error) {
+    return { ...base, ok: false, written: false, stale: [], diagnostics: [writeFailure(resolved.cwd, resolved.out, error)] };
+  }
 }
 
 /** Names the tools whose generated entries differ between the file on disk and the new text. */

@@ -4,6 +4,7 @@ import type { SourceFile } from "ts-morph";
 import { type CodegenOptions, resolveOptions } from "./config";
 import { writeIfChanged } from "./emit/writeIfChanged";
 import { type Analysis, Analyzer } from "./generate";
+import { writeFailure } from "./diagnostics";
 import { loadProject } from "./project";
 
 /** One regeneration in watch mode. */
@@ -33,12 +34,26 @@ export function watchToolSchemas(options: CodegenOptions, onEvent: (event: Watch
   const resolved = resolveOptions(options);
   const project = loadProject(resolved.project);
   const analyzer = new Analyzer(project, resolved);
+  // A failed write is reported as TW401 through onEvent, and watching goes on.
+  let writeError: unknown;
+  const write = (content: string): boolean => {
+    try {
+      writeError = undefined;
+      return writeIfChanged(resolved.out, content);
+    } catch (error) {
+      writeError = error;
+      return false;
+    }
+  };
+  const withWriteError = (analysis: Analysis): Analysis =>
+    writeError === undefined ? analysis : { ...analysis, content: undefined, diagnostics: [...analysis.diagnostics, writeFailure(resolved.cwd, resolved.out, writeError)] };
   const started = performance.now();
   const first = analyzer.analyse();
+  const firstWritten = first.content !== undefined && write(first.content);
   const initial: WatchEvent = {
-    analysis: first,
+    analysis: withWriteError(first),
     analysedFiles: project.getSourceFiles().map((f) => f.getFilePath()),
-    written: first.content !== undefined && writeIfChanged(resolved.out, first.content),
+    written: firstWritten,
     ms: performance.now() - started,
   };
   onEvent(initial);
@@ -46,10 +61,13 @@ export function watchToolSchemas(options: CodegenOptions, onEvent: (event: Watch
   const regenerate = (changedFiles: readonly string[]): WatchEvent => {
     const start = performance.now();
     const changed: SourceFile[] = [];
+    // Files that imported a deleted file must be analysed again: their types changed too.
+    const importersOfDeleted = new Set<SourceFile>();
     for (const file of changedFiles.map((f) => path.resolve(resolved.cwd, f))) {
       const existing = project.getSourceFile(file);
       if (!fs.existsSync(file)) {
         if (existing) {
+          for (const importer of existing.getReferencingSourceFiles()) importersOfDeleted.add(importer);
           analyzer.forget(file);
           project.removeSourceFile(existing);
         }
@@ -62,10 +80,11 @@ export function watchToolSchemas(options: CodegenOptions, onEvent: (event: Watch
         changed.push(project.addSourceFileAtPath(file));
       }
     }
-    const affected = withImporters(changed);
+    for (const importer of importersOfDeleted) if (!importer.wasForgotten()) changed.push(importer);
+    const affected = withImporters(changed, resolved.out);
     const analysis = analyzer.analyse(affected);
-    const written = analysis.content !== undefined && writeIfChanged(resolved.out, analysis.content);
-    const event = { analysis, analysedFiles: affected.map((f) => f.getFilePath()), written, ms: performance.now() - start };
+    const written = analysis.content !== undefined && write(analysis.content);
+    const event = { analysis: withWriteError(analysis), analysedFiles: affected.map((f) => f.getFilePath()), written, ms: performance.now() - start };
     onEvent(event);
     return event;
   };
@@ -97,17 +116,18 @@ export function watchToolSchemas(options: CodegenOptions, onEvent: (event: Watch
   };
 }
 
-// A change to a file can change the types of every file that imports it, directly or not.
-function withImporters(files: readonly SourceFile[]): SourceFile[] {
+// A change to a file can change the types of every file that imports it, directly or not. The
+// generated module (`out`) is codegen's own output: it is neither analysed nor followed.
+function withImporters(files: readonly SourceFile[], out: string): SourceFile[] {
   const seen = new Set<SourceFile>(files);
   const queue = [...files];
   while (queue.length > 0) {
     for (const importer of queue.pop()!.getReferencingSourceFiles()) {
-      if (!seen.has(importer)) {
+      if (!seen.has(importer) && importer.getFilePath() !== out) {
         seen.add(importer);
         queue.push(importer);
       }
     }
   }
-  return [...seen];
+  return [...seen].filter((file) => file.getFilePath() !== out);
 }

@@ -35,8 +35,9 @@ export function jsDocInfo(description: string | undefined, tags: ReadonlyArray<r
     else if (name === "deprecated") keywords.deprecated = true;
     else if (name === "asType") asType = text;
   }
-  const trimmed = description?.trim();
-  return { description: trimmed ? trimmed : undefined, keywords, asType };
+  // Lines wrapped inside a paragraph are one line to the model (as for `@param` and the summary); paragraphs stay apart.
+  const text = description?.trim().split(/\n\s*\n/).map((paragraph) => paragraph.trim().replace(/\s*\n\s*/g, " ")).join("\n\n");
+  return { description: text ? text : undefined, keywords, asType };
 }
 
 /** Applies description and keywords to a schema node (the node is copied). */

@@ -1,5 +1,6 @@
-import { Node, type Type, type TypeNode } from "ts-morph";
+import { type EnumDeclaration, Node, SyntaxKind, type Type, type TypeNode } from "ts-morph";
 import type { SchemaNode } from "./context";
+import { aliasNodeOf, unionMemberNodes } from "./typeNodes";
 
 /** A literal value a type can have. */
 export type Literal = string | number | boolean;
@@ -24,7 +25,8 @@ export function enumSchema(values: readonly Literal[]): SchemaNode {
 /**
  * Literal values of a union in the order the source declares them: the checker orders union
  * members by creation, which is not declaration order. Reads the enum declaration, the type
- * alias's union, or the annotation's union; values it cannot place keep the checker's order.
+ * alias's union, or the annotation's union (through parentheses, aliases, imports and enum
+ * references); values it cannot place keep the checker's order, after the others.
  */
 export function declaredOrder(type: Type, values: Literal[], typeNode: TypeNode | undefined): Literal[] {
   const order = sourceOrder(type, typeNode);
@@ -37,36 +39,38 @@ export function declaredOrder(type: Type, values: Literal[], typeNode: TypeNode 
 }
 
 function sourceOrder(type: Type, typeNode: TypeNode | undefined): Literal[] {
-  const symbol = type.getSymbol();
-  const enumDeclaration = symbol?.getDeclarations().find(Node.isEnumDeclaration);
-  if (enumDeclaration) return enumDeclaration.getMembers().map((m) => m.getValue()).filter((v): v is string | number => v !== undefined);
-  const alias = type.getAliasSymbol()?.getDeclarations().find(Node.isTypeAliasDeclaration)?.getTypeNode();
-  const node = alias ?? typeNode;
-  return node ? literalsOfNode(node, 0) : [];
+  const enumDeclaration = type.getSymbol()?.getDeclarations().find(Node.isEnumDeclaration);
+  if (enumDeclaration) return enumValues(enumDeclaration);
+  const fromAlias = literalsOfNode(aliasNodeOf(type));
+  return fromAlias.length > 0 ? fromAlias : literalsOfNode(typeNode);
 }
 
-function literalsOfNode(node: TypeNode, depth: number): Literal[] {
-  if (depth > 8) return [];
-  if (Node.isParenthesizedTypeNode(node)) return literalsOfNode(node.getTypeNode(), depth + 1);
-  if (Node.isUnionTypeNode(node)) return node.getTypeNodes().flatMap((member) => literalsOfNode(member, depth + 1));
-  if (Node.isLiteralTypeNode(node)) {
-    const literal = node.getLiteral();
-    if (Node.isStringLiteral(literal) || Node.isNoSubstitutionTemplateLiteral(literal)) return [literal.getLiteralValue()];
-    if (Node.isNumericLiteral(literal)) return [literal.getLiteralValue()];
-    if (Node.isPrefixUnaryExpression(literal)) return [Number(literal.getText())];
-    if (Node.isTrueLiteral(literal)) return [true];
-    if (Node.isFalseLiteral(literal)) return [false];
+function literalsOfNode(typeNode: TypeNode | undefined): Literal[] {
+  return unionMemberNodes(typeNode).flatMap((node): Literal[] => {
+    if (node.getKind() === SyntaxKind.BooleanKeyword) return [true, false];
+    if (Node.isLiteralTypeNode(node)) {
+      const literal = node.getLiteral();
+      if (Node.isStringLiteral(literal) || Node.isNoSubstitutionTemplateLiteral(literal)) return [literal.getLiteralValue()];
+      if (Node.isNumericLiteral(literal)) return [literal.getLiteralValue()];
+      if (Node.isPrefixUnaryExpression(literal)) return [Number(literal.getText())];
+      if (Node.isTrueLiteral(literal)) return [true];
+      if (Node.isFalseLiteral(literal)) return [false];
+      return [];
+    }
+    if (Node.isTypeReference(node)) {
+      const symbol = node.getTypeName().getSymbol();
+      const resolved = symbol?.isAlias() ? (symbol.getAliasedSymbol() ?? symbol) : symbol;
+      const declaration = resolved?.getDeclarations()[0];
+      if (declaration && Node.isEnumDeclaration(declaration)) return enumValues(declaration);
+      if (declaration && Node.isEnumMember(declaration)) {
+        const value = declaration.getValue();
+        return value === undefined ? [] : [value];
+      }
+    }
     return [];
-  }
-  if (Node.isTypeReference(node)) {
-    const declaration = node.getTypeName().getSymbol()?.getDeclarations()[0];
-    if (declaration && Node.isTypeAliasDeclaration(declaration)) {
-      const aliased = declaration.getTypeNode();
-      return aliased ? literalsOfNode(aliased, depth + 1) : [];
-    }
-    if (declaration && Node.isEnumDeclaration(declaration)) {
-      return declaration.getMembers().map((m) => m.getValue()).filter((v): v is string | number => v !== undefined);
-    }
-  }
-  return [];
+  });
+}
+
+function enumValues(declaration: EnumDeclaration): Literal[] {
+  return declaration.getMembers().map((m) => m.getValue()).filter((v): v is string | number => v !== undefined);
 }

@@ -1,8 +1,10 @@
-import { Node, type Symbol as MorphSymbol, type Type, type TypeNode } from "ts-morph";
-import { type ResolveContext, type SchemaNode } from "./context";
+import { Node, type Symbol as MorphSymbol, ts, type Type, type TypeNode } from "ts-morph";
+import type { ResolveContext, SchemaNode } from "./context";
 import { propertyJsDoc, withJsDoc } from "./jsDocTags";
 import { applyAsType } from "./asType";
 import { isLibType, resolveType } from "./resolveType";
+import { resolveRecursive } from "./recursion";
+import { indexValueNode } from "./typeNodes";
 
 const noJsonForm = ["Map", "Set", "WeakMap", "WeakSet", "Promise", "RegExp", "Error", "ArrayBuffer", "Uint8Array", "Function", "Symbol"];
 
@@ -11,8 +13,10 @@ const noJsonForm = ["Map", "Set", "WeakMap", "WeakSet", "Promise", "RegExp", "Er
  * instantiations and mapped types (`Pick`, `Omit`, `Partial`), `Record<string, T>` and index
  * signatures (`additionalProperties: T`). A type met again while it is being resolved becomes a
  * `$ref` into `$defs`.
+ *
+ * @param typeNode The annotation the type came from, when there is one (for the order of a map's values).
  */
-export function resolveObject(type: Type, path: string, ctx: ResolveContext): SchemaNode | undefined {
+export function resolveObject(type: Type, path: string, ctx: ResolveContext, typeNode?: TypeNode): SchemaNode | undefined {
   if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) {
     ctx.diagnostics.at(ctx.anchor, "TW301", `${path} is a function, which the model cannot send; take the data the function would compute instead.`);
     return undefined;
@@ -22,33 +26,19 @@ export function resolveObject(type: Type, path: string, ctx: ResolveContext): Sc
     ctx.diagnostics.at(ctx.anchor, "TW301", `${path} is a ${libName}, which has no JSON form; use an array or an object instead.`);
     return undefined;
   }
-  const onStack = ctx.stack.find((entry) => entry.type === type);
-  if (onStack) {
-    onStack.defName ??= defName(type, ctx);
-    return { $ref: `#/$defs/${onStack.defName}` };
-  }
-  const frame: { type: Type; defName?: string } = { type };
-  ctx.stack.push(frame);
-  try {
-    const schema = objectSchema(type, path, ctx);
-    if (!schema || !frame.defName) return schema;
-    ctx.defs.set(frame.defName, schema);
-    return { $ref: `#/$defs/${frame.defName}` };
-  } finally {
-    ctx.stack.pop();
-  }
+  return resolveRecursive(type, ctx, () => objectSchema(type, path, ctx, typeNode));
 }
 
-function objectSchema(type: Type, path: string, ctx: ResolveContext): SchemaNode | undefined {
+function objectSchema(type: Type, path: string, ctx: ResolveContext, typeNode: TypeNode | undefined): SchemaNode | undefined {
   const properties: Record<string, SchemaNode> = {};
   const required: string[] = [];
   let failed = false;
-  for (const property of type.getProperties()) {
+  for (const property of propertiesInOrder(type)) {
     const name = property.getName();
     const declaration = property.getValueDeclaration() ?? property.getDeclarations()[0];
-    if (!isDataProperty(declaration, name)) continue;
-    const propertyPath = `${path}.${name}`;
     const propertyType = property.getTypeAtLocation(ctx.anchor);
+    if (!isDataProperty(declaration, name, propertyType)) continue;
+    const propertyPath = `${path}.${name}`;
     const info = propertyJsDoc(property);
     const resolved = info.asType
       ? applyAsType(info.asType, propertyType, propertyPath, ctx, typeNodeOf(declaration))
@@ -58,47 +48,56 @@ function objectSchema(type: Type, path: string, ctx: ResolveContext): SchemaNode
       continue;
     }
     properties[name] = withJsDoc(resolved, info);
-    if (!isOptional(property)) required.push(name);
+    if (!isOptional(property, propertyType)) required.push(name);
   }
   const indexType = type.getStringIndexType() ?? type.getNumberIndexType();
   let additionalProperties: SchemaNode | false = false;
   if (indexType) {
-    const values = resolveType(indexType, `${path}[key]`, ctx);
+    const values = resolveType(indexType, `${path}[key]`, ctx, indexValueNode(typeNode, type));
     if (!values) return undefined;
     additionalProperties = values;
   }
   if (failed) return undefined;
-  const schema: SchemaNode = { type: "object", properties };
+  // A pure map (`Record<string, T>`, `{ [key: string]: T }`) is described by its values alone.
+  const schema: SchemaNode = indexType && Object.keys(properties).length === 0 ? { type: "object" } : { type: "object", properties };
   if (required.length > 0) schema.required = required;
   schema.additionalProperties = additionalProperties;
   return schema;
 }
 
-// Data the model can send: not methods, accessors, private/protected/#private class members.
-function isDataProperty(declaration: Node | undefined, name: string): boolean {
+// The checker lists the keys of a mapped type (`Pick`, `Omit`) in the order it created their
+// literal types, which changes with what else the program uses; the declarations are stable.
+function propertiesInOrder(type: Type): MorphSymbol[] {
+  const properties = type.getProperties();
+  const isMapped = type.isObject() && ((type.compilerType as ts.ObjectType).objectFlags & ts.ObjectFlags.Mapped) !== 0;
+  if (!isMapped) return properties;
+  const positions = properties.map((property) => property.getDeclarations()[0]);
+  if (positions.some((d) => d === undefined)) return properties;
+  const key = (d: Node) => [d.getSourceFile().getFilePath(), d.getStart()] as const;
+  return properties
+    .map((property, index) => ({ property, at: key(positions[index]!) }))
+    .sort((a, b) => (a.at[0] < b.at[0] ? -1 : a.at[0] > b.at[0] ? 1 : a.at[1] - b.at[1]))
+    .map((entry) => entry.property);
+}
+
+// Data the model can send: not methods, accessors, private/protected/static/#private class
+// members, nor class fields holding functions (`onChange = () => …`).
+function isDataProperty(declaration: Node | undefined, name: string, type: Type): boolean {
   if (name.startsWith("#") || name.startsWith("__@")) return false;
   if (!declaration) return true;
   if (Node.isMethodDeclaration(declaration) || Node.isMethodSignature(declaration)) return false;
   if (Node.isGetAccessorDeclaration(declaration) || Node.isSetAccessorDeclaration(declaration)) return false;
   if (Node.isModifierable(declaration) && (declaration.hasModifier("private") || declaration.hasModifier("protected") || declaration.hasModifier("static"))) return false;
+  if (Node.isPropertyDeclaration(declaration) && type.getNonNullableType().getCallSignatures().length > 0) return false;
   return true;
 }
 
-function isOptional(property: MorphSymbol): boolean {
-  return property.isOptional();
+// `x?: T` and `x: T | undefined` may both be left out.
+function isOptional(property: MorphSymbol, type: Type): boolean {
+  return property.isOptional() || (type.isUnion() && type.getUnionTypes().some((t) => t.isUndefined()));
 }
 
 function typeNodeOf(declaration: Node | undefined): TypeNode | undefined {
   if (declaration && (Node.isPropertySignature(declaration) || Node.isPropertyDeclaration(declaration))) return declaration.getTypeNode();
   return undefined;
-}
-
-function defName(type: Type, ctx: ResolveContext): string {
-  const existing = ctx.defNames.get(type);
-  if (existing) return existing;
-  const base = (type.getAliasSymbol()?.getName() ?? type.getSymbol()?.getName() ?? "Type").replace(/[^A-Za-z0-9_]/g, "_").replace(/^__type$/, "Type");
-  let name = base;
-  for (let n = 2; [...ctx.defNames.values()].includes(name); n++) name = `${base}${n}`;
-  ctx.defNames.set(type, name);
-  return name;
 }

@@ -1,7 +1,9 @@
-import { Node, type Type, type TypeNode } from "ts-morph";
+import type { Type, TypeNode } from "ts-morph";
 import { type ResolveContext, type SchemaNode, dateMarker } from "./context";
 import { declaredOrder, enumSchema, type Literal, literalValue } from "./literals";
 import { resolveObject } from "./resolveObject";
+import { resolveRecursive } from "./recursion";
+import { aliasNodeOf, declaredMemberOrder, elementNode, tupleElementNodes, unionMemberNodes } from "./typeNodes";
 
 /**
  * Turns a TypeScript type into a JSON Schema node (§3.1). Reports unsupported types as
@@ -29,40 +31,66 @@ export function resolveType(type: Type, path: string, ctx: ResolveContext, typeN
     const items = resolveType(element, `${path}[]`, ctx, elementNode(typeNode));
     return items && { type: "array", items };
   }
-  if (type.isTuple()) return resolveTuple(type, path, ctx);
+  if (type.isTuple()) return resolveTuple(type, path, ctx, typeNode);
   if (type.isIntersection()) {
     const primitive = type.getIntersectionTypes().find((t) => t.isString() || t.isNumber() || t.isBoolean());
     if (primitive) return resolveType(primitive, path, ctx);
   }
-  if (type.isObject() || type.isIntersection()) return resolveObject(type, path, ctx);
+  if (type.isObject() || type.isIntersection()) return resolveObject(type, path, ctx, typeNode);
   ctx.diagnostics.at(ctx.anchor, "TW301", `${path} has type '${type.getText()}', which has no JSON form the model can send; use string, number, boolean, literals, arrays, or objects of those.`);
   return undefined;
 }
 
 function resolveUnion(type: Type, path: string, ctx: ResolveContext, typeNode: TypeNode | undefined): SchemaNode | undefined {
-  const members = type.getUnionTypes().filter((t) => !t.isUndefined() && !t.isVoid());
-  const nullable = members.some((t) => t.isNull());
-  let rest = members.filter((t) => !t.isNull());
-  const values = rest.map(literalValue);
+  const members = type.getUnionTypes();
+  const rest = members.filter((t) => !t.isNull() && !t.isUndefined() && !t.isVoid());
+  if (rest.length === members.length) return resolveRecursive(type, ctx, () => unionSchema(type, rest, path, ctx, typeNode));
+  // `T | null` and `T | undefined`: resolve T as a whole (so a recursive `Expr | null` refers to
+  // Expr's def), then add null; undefined only makes the value optional.
+  if (rest.length === 0) return { type: "null" };
   let schema: SchemaNode | undefined;
-  if (rest.length > 0 && values.every((v) => v !== undefined)) {
-    const literals = values as Literal[];
-    if (literals.length === 2 && literals.includes(true) && literals.includes(false)) schema = { type: "boolean" };
-    else schema = enumSchema(declaredOrder(type, dedupe(literals), unionNode(typeNode)));
+  if (rest.length === 1) {
+    schema = resolveType(rest[0]!, path, ctx, memberNodes(type, typeNode).find((n) => n.getType() === rest[0]) ?? typeNode);
   } else {
-    // `boolean` inside a wider union arrives as `true | false`.
-    const booleans = rest.filter((t) => t.isBooleanLiteral());
-    if (booleans.length === 2) rest = [...rest.filter((t) => !t.isBooleanLiteral()), booleans[0]!.getApparentType()];
-    if (rest.length === 1) {
-      schema = booleans.length === 2 ? { type: "boolean" } : resolveType(rest[0]!, path, ctx, typeNode);
-    } else {
-      const branches = rest.map((t) => (t.isBooleanLiteral() || t.getText() === "Boolean" ? { type: "boolean" } : resolveType(t, path, ctx)));
-      if (branches.some((b) => b === undefined)) return undefined;
-      schema = { anyOf: branches as SchemaNode[] };
-    }
+    const inner = type.getNonNullableType();
+    const isRest = inner.isUnion() && inner.getUnionTypes().length === rest.length;
+    schema = isRest ? resolveType(inner, path, ctx, typeNode) : resolveRecursive(type, ctx, () => unionSchema(type, rest, path, ctx, typeNode));
   }
-  if (!schema || !nullable) return schema;
-  return withNull(schema);
+  return schema && members.some((t) => t.isNull()) ? withNull(schema) : schema;
+}
+
+function unionSchema(type: Type, members: readonly Type[], path: string, ctx: ResolveContext, typeNode: TypeNode | undefined): SchemaNode | undefined {
+  const nodes = memberNodes(type, typeNode);
+  const ordered = declaredMemberOrder(members, nodes);
+  const literals = ordered.map(literalValue).filter((v): v is Literal => v !== undefined);
+  const branches: SchemaNode[] = [];
+  let literalsPlaced = false;
+  let failed = false;
+  for (const member of ordered) {
+    if (literalValue(member) !== undefined) {
+      // All literal members form one enum, placed where the first of them is declared.
+      if (!literalsPlaced) branches.push(literalSchema(declaredOrder(type, dedupe(literals), typeNode)));
+      literalsPlaced = true;
+      continue;
+    }
+    const branch = resolveType(member, path, ctx, nodes.find((n) => n.getType() === member));
+    if (branch) branches.push(branch);
+    else failed = true;
+  }
+  if (failed || branches.length === 0) return undefined;
+  return branches.length === 1 ? branches[0]! : { anyOf: branches };
+}
+
+// The annotation's members, or those of the alias the type was declared with.
+function memberNodes(type: Type, typeNode: TypeNode | undefined): TypeNode[] {
+  const nodes = unionMemberNodes(typeNode);
+  return nodes.length > 1 ? nodes : unionMemberNodes(aliasNodeOf(type));
+}
+
+// `true | false` (how the checker spells `boolean`) is `boolean`; other literals are an enum.
+function literalSchema(values: Literal[]): SchemaNode {
+  if (values.length === 2 && values.includes(true) && values.includes(false)) return { type: "boolean" };
+  return enumSchema(values);
 }
 
 /** Adds `null` to a schema: in `type` for primitives and enums, else as an `anyOf` branch. */
@@ -73,9 +101,10 @@ export function withNull(schema: SchemaNode): SchemaNode {
   return { anyOf: [schema, { type: "null" }] };
 }
 
-function resolveTuple(type: Type, path: string, ctx: ResolveContext): SchemaNode | undefined {
+function resolveTuple(type: Type, path: string, ctx: ResolveContext, typeNode: TypeNode | undefined): SchemaNode | undefined {
   const elements = type.getTupleElements();
-  const items = elements.map((t, i) => resolveType(t, `${path}[${i}]`, ctx));
+  const nodes = tupleElementNodes(typeNode);
+  const items = elements.map((t, i) => resolveType(t, `${path}[${i}]`, ctx, nodes[i]));
   if (items.some((i) => i === undefined)) return undefined;
   const target = (type.compilerType as { target?: { minLength?: number; hasRestElement?: boolean } }).target;
   const minItems = target?.minLength ?? elements.length;
@@ -91,18 +120,6 @@ function arrayElement(type: Type): Type | undefined {
   const symbol = type.getSymbol();
   if (symbol?.getName() === "ReadonlyArray" && isLibType(type, "ReadonlyArray")) return type.getTypeArguments()[0];
   return undefined;
-}
-
-function elementNode(typeNode: TypeNode | undefined): TypeNode | undefined {
-  if (!typeNode) return undefined;
-  if (Node.isArrayTypeNode(typeNode)) return typeNode.getElementTypeNode();
-  if (Node.isTypeOperatorTypeNode(typeNode)) return elementNode(typeNode.getTypeNode());
-  if (Node.isTypeReference(typeNode) && ["Array", "ReadonlyArray"].includes(typeNode.getTypeName().getText())) return typeNode.getTypeArguments()[0];
-  return undefined;
-}
-
-function unionNode(typeNode: TypeNode | undefined): TypeNode | undefined {
-  return typeNode;
 }
 
 /** True when the type is the standard library's `name` (not a user type of the same name). */

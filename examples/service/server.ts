@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import * as http from "node:http";
-import { type Agent, type AgentSnapshot, ChatMessage, type ConfirmationDecision } from "toolwright";
+import { type Agent, type AgentSnapshot, ChatMessage, ConfigurationError, type ConfirmationDecision } from "toolwright";
 import type { serviceState } from "./refundTools";
 
 type ServiceAgent = Agent<typeof serviceState>;
@@ -29,7 +29,7 @@ export class MemorySnapshotStore implements SnapshotStore {
  * - `POST /chat` `{ message }` streams the run as server-sent events (text, toolCallDelta,
  *   toolResult, finish, then `confirmation_required` with a runId, or `result`).
  * - `POST /runs/:runId/decisions` `{ decisions: { [toolCallId]: { action, … } } }` continues a
- *   paused run and streams the rest.
+ *   paused run and streams the rest; decisions the run refuses get a 400 and the run stays paused.
  * The customer comes from the session (here a header), never from the model; the snapshot stays
  * on the server, so a client can approve or reject a call but never forge its arguments.
  */
@@ -52,30 +52,54 @@ async function handle(agent: ServiceAgent, store: SnapshotStore, req: http.Incom
   const decisionRoute = /^\/runs\/([\w-]+)\/decisions$/.exec(req.url ?? "");
   if (req.method === "POST" && decisionRoute) {
     const body = (await readJson(req)) as { decisions?: Record<string, ConfirmationDecision> };
-    const snapshot = await store.take(decisionRoute[1]!);
-    if (!snapshot) return sendJson(res, 404, { error: `no paused run ${decisionRoute[1]}` });
-    return streamRun(agent, store, res, { snapshot, decisions: body.decisions ?? {} });
+    const runId = decisionRoute[1]!;
+    const snapshot = await store.take(runId);
+    if (!snapshot) return sendJson(res, 404, { error: `no paused run ${runId}` });
+    // Decisions the run refuses are the client's mistake: keep the paused run for a valid retry.
+    return streamRun(agent, store, res, { snapshot, decisions: body.decisions ?? {} }, () => store.save(runId, snapshot));
   }
   sendJson(res, 404, { error: "POST /chat or POST /runs/:runId/decisions" });
 }
 
-async function streamRun(agent: ServiceAgent, store: SnapshotStore, res: http.ServerResponse, input: Parameters<ServiceAgent["stream"]>[0]): Promise<void> {
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+// With `onRefused`, a ConfigurationError before the first event (such as a decision the run
+// refuses) is answered with 400 instead of a stream, after `onRefused` ran.
+async function streamRun(
+  agent: ServiceAgent,
+  store: SnapshotStore,
+  res: http.ServerResponse,
+  input: Parameters<ServiceAgent["stream"]>[0],
+  onRefused?: () => Promise<void>,
+): Promise<void> {
   const closed = new AbortController();
   res.on("close", () => closed.abort());
-  for await (const event of agent.stream({ ...input, signal: closed.signal })) {
-    if (event.type !== "result") {
-      res.write(sse(event.type, event));
-      continue;
+  const events = agent.stream({ ...input, signal: closed.signal })[Symbol.asyncIterator]();
+  try {
+    let next: Awaited<ReturnType<typeof events.next>>;
+    try {
+      next = await events.next();
+    } catch (error) {
+      if (!onRefused || !(error instanceof ConfigurationError)) throw error;
+      await onRefused();
+      return sendJson(res, 400, { error: error.message });
     }
-    const { result } = event;
-    if (result.exitReason === "confirmation_required" && result.snapshot) {
-      const runId = randomUUID();
-      await store.save(runId, result.snapshot);
-      res.write(sse("confirmation_required", { runId, pending: result.pendingConfirmations }));
-    } else {
-      res.write(sse("result", { answer: result.lastMessage.text, exitReason: result.exitReason, refunds: result.refunds ?? [] }));
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+    for (; !next.done; next = await events.next()) {
+      const event = next.value;
+      if (event.type !== "result") {
+        res.write(sse(event.type, event));
+        continue;
+      }
+      const { result } = event;
+      if (result.exitReason === "confirmation_required" && result.snapshot) {
+        const runId = randomUUID();
+        await store.save(runId, result.snapshot);
+        res.write(sse("confirmation_required", { runId, pending: result.pendingConfirmations }));
+      } else {
+        res.write(sse("result", { answer: result.lastMessage.text, exitReason: result.exitReason, refunds: result.refunds ?? [] }));
+      }
     }
+  } finally {
+    await events.return?.();
   }
   res.end();
 }

@@ -82,6 +82,9 @@ export class Agent<S extends StateSchema = {}> {
     const options = input as AgentRunOptions;
     const { tools, toolSpecs } = this.#toolsForRun(options.tools);
     const breakpoint = checkBreakpoint(options.breakpoint, [...tools.keys()]);
+    if (options.decisions !== undefined && options.snapshot === undefined) {
+      throw new ConfigurationError("Agent.run", "Agent.run was given decisions without a snapshot; decisions continue a paused run, so pass them with its snapshot: agent.run({ snapshot, decisions }).");
+    }
     const { state, start } = options.snapshot !== undefined ? this.#resume(input) : { state: this.#initialState(input) as unknown as State, start: freshStart };
     const signal = input.signal ?? new AbortController().signal;
     const streamingCallback = input.streamingCallback === undefined ? this.#streamingCallback : checkCallback(input.streamingCallback, "Agent.run");

@@ -1,7 +1,10 @@
 import type { ToolCall } from "../chat/chatMessage";
+import { ConfigurationError } from "../errors";
 import type { ConfirmationDecision, ConfirmationRequest, PendingConfirmation } from "../hitl/confirmationTypes";
 import { prepareArguments } from "../tools/prepareArguments";
+import { describeKind } from "../util/describeValue";
 import type { RunContext } from "./runLoop";
+import { decisionProblem } from "./snapshot";
 
 /** The key of a call in decisions and snapshots: its id, or `#<index>` for a call without one. */
 export function callKey(call: ToolCall, index: number): string {
@@ -32,8 +35,24 @@ export async function decideCalls(
     if (!prepared.ok) continue;
     const request: ConfirmationRequest = { toolName: tool.name, description: tool.description, arguments: prepared.args, toolCallId: call.id, context: context.confirmationContext };
     const decision = await strategy.decide(request);
+    // A JavaScript strategy can return anything; a typo such as { action: "deny" } must not run the call.
+    const problem = decision === "defer" ? undefined : decisionProblem(decision);
+    if (problem) {
+      throw new ConfigurationError(
+        `confirmationStrategies.${strategies[call.toolName] ? call.toolName : "*"}`,
+        `The confirmation strategy for tool '${tool.name}' decided ${describeDecision(decision)}, which is not a decision: ${problem}, or "defer" from a strategy that pauses the run.`,
+      );
+    }
     if (decision === "defer") pending.push({ toolCallId: key, toolName: tool.name, arguments: prepared.args });
     else decisions[key] = decision;
   }
   return { decisions, pending };
+}
+
+function describeDecision(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? describeKind(value);
+  } catch {
+    return describeKind(value);
+  }
 }
