@@ -1,6 +1,4 @@
-import * as path from "node:path";
-import { Project } from "ts-morph";
-import { fixtureDir, fixtureNames, printed, runFixture } from "./helpers/fixtures";
+import { fixtureNames, fixtureProject, printed, runFixture } from "./helpers/fixtures";
 
 describe("generateToolSchemas (valid fixtures, §3.1)", () => {
   it.each(fixtureNames("valid"))("generates the expected module for %s", async (name) => {
@@ -11,8 +9,7 @@ describe("generateToolSchemas (valid fixtures, §3.1)", () => {
   });
 
   it("type-checks every expected generated module with its input", () => {
-    const project = new Project({ tsConfigFilePath: path.join(fixtureDir("valid", fixtureNames("valid")[0]!), "tsconfig.json"), skipAddingFilesFromTsConfig: true });
-    for (const name of fixtureNames("valid")) project.addSourceFilesAtPaths(path.join(fixtureDir("valid", name), "*.ts"));
+    const project = fixtureProject("valid");
     const errors = project.getPreEmitDiagnostics().map((d) => `${d.getSourceFile()?.getFilePath()}: ${d.getMessageText().toString()}`);
     expect(errors).toEqual([]);
   });
