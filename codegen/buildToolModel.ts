@@ -74,8 +74,12 @@ export function buildToolModel(tool: DiscoveredTool, symbols: ToolwrightSymbols,
       continue;
     }
     const anchored: ResolveContext = { ...ctx, anchor: declaration };
-    const type = declaration.getType();
     const asType = docs.asType[plan.name];
+    // `defineTool(function f(limit = 3) …)`: defineTool's `any[]` context types an unannotated
+    // parameter `any`; its literal default still says what it is.
+    const initializer = declaration.getTypeNode() ? undefined : declaration.getInitializer();
+    const declared = declaration.getType();
+    const type = (declared.isAny() || declared.isUnknown()) && initializer ? initializer.getType().getBaseTypeOfLiteralType() : declared;
     if (!asType && (type.isAny() || type.isUnknown())) {
       if (!declaration.getTypeNode()) {
         diagnostics.at(declaration, "TW204", `${path} has no type annotation, so codegen cannot tell the model what to send; annotate it (${plan.name}: string, …).`);
