@@ -1,14 +1,33 @@
+import { benchCodegen } from "./codegen";
 import { benchLoopOverhead } from "./loopOverhead";
 import { benchParallelStep } from "./parallelStep";
 import { benchStateAppends } from "./stateAppends";
 
+const sections = ["runtime", "codegen"] as const;
+type Section = (typeof sections)[number];
+
+/** `node dist/bench/index.js [runtime] [codegen]`: the named sections, or all of them. */
+function chosenSections(argv: readonly string[]): Section[] {
+  const unknown = argv.filter((a) => !(sections as readonly string[]).includes(a));
+  if (unknown.length > 0) throw new Error(`unknown benchmark section ${unknown.map((a) => `'${a}'`).join(", ")}; the sections are ${sections.join(", ")}`);
+  return argv.length === 0 ? [...sections] : sections.filter((s) => argv.includes(s));
+}
+
 async function main(): Promise<void> {
+  const chosen = chosenSections(process.argv.slice(2));
   console.log(`toolwright benchmarks — node ${process.version}, ${process.platform}/${process.arch}`);
-  for (const bench of [benchLoopOverhead, benchParallelStep, benchStateAppends]) {
-    for (const line of await bench()) console.log(line);
+  if (chosen.includes("runtime")) {
+    console.log("## runtime");
+    for (const bench of [benchLoopOverhead, benchParallelStep, benchStateAppends]) {
+      for (const line of await bench()) console.log(line);
+    }
+    const heap = process.memoryUsage();
+    console.log(`memory after the runtime runs: rss ${fmt(heap.rss / 2 ** 20)} MiB, heap used ${fmt(heap.heapUsed / 2 ** 20)} MiB`);
   }
-  const heap = process.memoryUsage();
-  console.log(`memory after all runs: rss ${fmt(heap.rss / 2 ** 20)} MiB, heap used ${fmt(heap.heapUsed / 2 ** 20)} MiB`);
+  if (chosen.includes("codegen")) {
+    console.log("## codegen (each tool a fresh process; median of 3 cold runs)");
+    await benchCodegen((line) => console.log(line));
+  }
 }
 
 function fmt(value: number): string {

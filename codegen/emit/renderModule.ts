@@ -21,11 +21,17 @@ export interface RenderOptions {
  * method breaks `tsc`.
  */
 export function renderModule(models: readonly ToolModel[], options: RenderOptions): string {
-  const sorted = [...models].sort((a, b) => compare(relativeImport(options.outFile, a.file), relativeImport(options.outFile, b.file)) || compare(a.ownerName, b.ownerName) || compare(a.member, b.member) || Number(a.isStatic) - Number(b.isStatic));
+  const specifiers = new Map<string, string>();
+  const specifierOf = (model: ToolModel): string => {
+    let specifier = specifiers.get(model.file);
+    if (specifier === undefined) specifiers.set(model.file, (specifier = relativeImport(options.outFile, model.file)));
+    return specifier;
+  };
+  const sorted = [...models].sort((a, b) => compare(specifierOf(a), specifierOf(b)) || compare(a.ownerName, b.ownerName) || compare(a.member, b.member) || Number(a.isStatic) - Number(b.isStatic));
   const localNames = assignLocalNames(sorted);
   const imports = new Map<string, Set<string>>();
   for (const model of sorted) {
-    const specifier = relativeImport(options.outFile, model.file);
+    const specifier = specifierOf(model);
     const local = localNames.get(key(model))!;
     const clause = local === model.ownerName ? local : `${model.ownerName} as ${local}`;
     imports.set(specifier, (imports.get(specifier) ?? new Set()).add(clause));
@@ -40,10 +46,21 @@ export function renderModule(models: readonly ToolModel[], options: RenderOption
     lines.push(`import { ${[...names].sort(compare).join(", ")} } from ${JSON.stringify(specifier)};`);
   }
   lines.push("", "export const toolSchemas: readonly GeneratedToolEntry[] = [");
-  for (const model of sorted) lines.push(renderEntry(model, localNames.get(key(model))!));
+  for (const model of sorted) lines.push(cachedEntry(model, localNames.get(key(model))!));
   lines.push("];", "");
   lines.push(`registerToolSchemas(toolSchemas, { module: ${JSON.stringify(options.moduleLabel)}, command: ${JSON.stringify(options.command)} });`, "");
   return lines.join("\n");
+}
+
+// Watch mode keeps the models of unchanged files, so their entries are rendered once.
+const rendered = new WeakMap<ToolModel, { local: string; text: string }>();
+
+function cachedEntry(model: ToolModel, local: string): string {
+  const hit = rendered.get(model);
+  if (hit && hit.local === local) return hit.text;
+  const text = renderEntry(model, local);
+  rendered.set(model, { local, text });
+  return text;
 }
 
 /** The rendered entry of one tool (also used by `--check` to say which tools changed). */
