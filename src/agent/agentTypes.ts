@@ -78,23 +78,6 @@ export type AgentResult<S extends StateSchema> = Partial<Omit<StateValues<S>, "m
   snapshot?: AgentSnapshot;
 };
 
-/** Names the Agent uses for run options and results; they cannot be state keys. */
-export const reservedStateKeys: readonly string[] = [
-  "lastMessage",
-  "exitReason",
-  "stepCount",
-  "systemPrompt",
-  "tools",
-  "generationKwargs",
-  "streamingCallback",
-  "signal",
-  "snapshot",
-  "breakpoint",
-  "decisions",
-  "confirmationContext",
-  "pendingConfirmations",
-];
-
 /** Option names of `run` (besides state keys). */
 export const runOptionKeys: ReadonlySet<string> = new Set([
   "messages",
@@ -104,7 +87,16 @@ export const runOptionKeys: ReadonlySet<string> = new Set([
   "streamingCallback",
   "signal",
   "snapshot",
-  "decisions",
   "breakpoint",
+  "decisions",
   "confirmationContext",
 ]);
+
+/** Names the Agent uses for run options and results; they cannot be state keys (`messages` is one). */
+export const reservedStateKeys: readonly string[] = [
+  "lastMessage",
+  "exitReason",
+  "stepCount",
+  ...[...runOptionKeys].filter((key) => key !== "messages"),
+  "pendingConfirmations",
+];
