@@ -3,6 +3,8 @@ import type { JsonSchema } from "../src/tools/jsonSchema";
 // The strict-mode rule is one pure function shared with the runtime (src/tools/strictCompatibility.ts
 // imports nothing but a type), so codegen and `new Tool` can never disagree about it.
 import { strictCompatibility } from "../src/tools/strictCompatibility";
+// Likewise the tool-name rule (src/tools/toolName.ts imports nothing).
+import { isValidToolName } from "../src/tools/toolName";
 import { classifyParameters } from "./classifyParameters";
 import type { Diagnostics } from "./diagnostics";
 import type { DiscoveredTool } from "./discoverTools";
@@ -14,7 +16,6 @@ import { dateMarker, type ResolveContext, type SchemaNode } from "./typeResolver
 import { jsDocInfo, withJsDoc } from "./typeResolver/jsDocTags";
 import { resolveType } from "./typeResolver/resolveType";
 
-const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** A tool whose name is known, even if its schema could not be built (for the duplicate-name check). */
 export interface NamedTool {
@@ -34,13 +35,13 @@ export function buildToolModel(tool: DiscoveredTool, symbols: ToolwrightSymbols,
   const options = readToolOptions(tool.optionsArgument, label, diagnostics, tool.kind);
   if (!options) return undefined;
   const name = options.name ?? tool.member;
-  if (!toolNamePattern.test(name)) {
+  if (!isValidToolName(name)) {
     const suggestion = name.replace(/[^a-zA-Z0-9_-]+/g, "_").slice(0, 64);
     const fix = options.nameNode ? "change the name option" : `set a name with ${tool.kind === "method" ? "@tool({ name })" : "defineTool(fn, { name })"}`;
     diagnostics.at(
       options.nameNode ?? tool.anchor,
       "TW102",
-      `${label} has tool name '${name}', which is not valid: a tool name is 1-64 characters of letters, digits, '_' and '-'; ${fix}${toolNamePattern.test(suggestion) ? `, for example ${options.nameNode ? "to " : ""}'${suggestion}'` : ""}.`,
+      `${label} has tool name '${name}', which is not valid: a tool name is 1-64 characters of letters, digits, '_' and '-'; ${fix}${isValidToolName(suggestion) ? `, for example ${options.nameNode ? "to " : ""}'${suggestion}'` : ""}.`,
     );
     return undefined;
   }

@@ -58,7 +58,3 @@ export class ToolwrightSymbols {
   }
 }
 
-/** True for an identifier-like node (used to guard `refersTo`). */
-export function isReferenceNode(node: Node): boolean {
-  return Node.isIdentifier(node) || Node.isPropertyAccessExpression(node);
-}

@@ -63,7 +63,7 @@ function cachedEntry(model: ToolModel, local: string): string {
   return text;
 }
 
-/** The rendered entry of one tool (also used by `--check` to say which tools changed). */
+/** The rendered entry of one tool. */
 export function renderEntry(model: ToolModel, local: string): string {
   const memberCheck =
     model.kind === "method" ? `${JSON.stringify(model.member)} satisfies keyof ${model.isStatic ? `typeof ${local}` : local}` : JSON.stringify(model.member);

@@ -22,6 +22,3 @@ export interface ResolveContext {
   /** Def names already given to types. */
   readonly defNames: Map<Type, string>;
 }
-
-/** Describes the path of the value being resolved, for messages: `Tools.search(filter).range.from`. */
-export type TypePath = string;

@@ -33,9 +33,6 @@ export const chatMessageSchema = z.custom<ChatMessage>((value) => value instance
 /** The `messages` key every State has. */
 export const messagesKeySchema = { type: z.array(chatMessageSchema), handler: mergeLists } satisfies StateKeySchema;
 
-/** Keys a State always has, whatever the schema declares. */
-export type BuiltInStateSchema = { messages: typeof messagesKeySchema };
-
 /** The keys of a state schema, `messages` included. */
 export type StateKey<S extends StateSchema> = (keyof S & string) | "messages";
 

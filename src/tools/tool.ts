@@ -8,6 +8,7 @@ import { describeKind } from "../util/describeValue";
 import { type ArgumentValidator, compileJsonSchema, jsonSchemaValidator, zodArgumentValidator } from "./argumentValidator";
 import type { JsonSchema } from "./jsonSchema";
 import { type StrictCompatibility, strictCompatibility } from "./strictCompatibility";
+import { isValidToolName } from "./toolName";
 import type { InputsFromState, OutputsToState, OutputsToString } from "./toolOutputs";
 
 /** What a tool function gets besides its arguments. */
@@ -57,12 +58,10 @@ interface ToolInternals {
   readonly run: (args: Record<string, unknown>, context: ToolContext) => unknown;
 }
 
-const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
-
 /** Checks a tool name against the provider rule; returns the problem, or undefined. */
 export function toolNameProblem(name: unknown): string | undefined {
   if (typeof name !== "string") return `the name must be a string, got ${describeKind(name)}`;
-  if (!toolNamePattern.test(name)) return `'${name}' is not a valid tool name: use 1-64 characters of letters, digits, '_' and '-'`;
+  if (!isValidToolName(name)) return `'${name}' is not a valid tool name: use 1-64 characters of letters, digits, '_' and '-'`;
   return undefined;
 }
 
