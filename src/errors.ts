@@ -50,6 +50,21 @@ export class StateTypeError extends ToolwrightError {
   }
 }
 
+/**
+ * A snapshot given to `agent.run({ snapshot })` cannot be resumed: a field is missing or
+ * ill-typed, it disagrees with the conversation it carries, or its signature is missing or wrong.
+ * Also thrown when a run cannot produce a snapshot (a state value with no JSON form).
+ */
+export class SnapshotError extends ToolwrightError {
+  /** The snapshot field at fault, as a path: `toolStep.pending[0].arguments`, `signature`, `state.client`. */
+  readonly field: string;
+
+  constructor(field: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.field = field;
+  }
+}
+
 /** The model called a tool that is not among the run's tools (raised with `raiseOnToolInvocationFailure`). */
 export class ToolNotFoundError extends ToolwrightError {
   readonly toolName: string;

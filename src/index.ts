@@ -7,6 +7,7 @@ export { BreakpointError } from "./agent/breakpoint";
 export type { Breakpoint } from "./agent/breakpoint";
 export { snapshotOf } from "./agent/snapshot";
 export type { AgentSnapshot } from "./agent/snapshot";
+export type { SnapshotKey } from "./agent/snapshotSigner";
 export { AlwaysAskPolicy, AskOncePolicy, NeverAskPolicy } from "./hitl/confirmationPolicies";
 export { BlockingConfirmationStrategy, DeferredConfirmationStrategy } from "./hitl/confirmationStrategies";
 export type { BlockingConfirmationStrategyOptions, DeferredConfirmationStrategyOptions } from "./hitl/confirmationStrategies";
@@ -26,6 +27,7 @@ export {
   AbortError,
   ChatGeneratorError,
   ConfigurationError,
+  SnapshotError,
   StaleSchemaError,
   StateKeyError,
   StateMergeError,
@@ -47,6 +49,7 @@ export type { StateInitialValues, StateKey, StateKeySchema, StateSchema, StateVa
 export type { GeneratedModuleInfo, GeneratedParameter, GeneratedToolEntry } from "./tools/generatedEntry";
 export type { JsonSchema } from "./tools/jsonSchema";
 export { registerToolSchemas } from "./tools/schemaRegistry";
+export { limits } from "./util/limits";
 export type { StrictCompatibility } from "./tools/strictCompatibility";
 export { Tool } from "./tools/tool";
 export type { ToolArguments, ToolContext, ToolOptions, ToolParameters } from "./tools/tool";

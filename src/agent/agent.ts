@@ -2,17 +2,20 @@ import type { ChatGenerator, ToolSpec } from "../chat/chatGenerator";
 import { ChatMessage } from "../chat/chatMessage";
 import type { StreamingCallback } from "../chat/streaming";
 import { AbortError, ConfigurationError, StateKeyError } from "../errors";
-import type { ConfirmationStrategies } from "../hitl/confirmationTypes";
+import type { ConfirmationStrategies, ConfirmationStrategy } from "../hitl/confirmationTypes";
 import { State } from "../state/state";
 import { type NormalizedStateKey, normalizeStateSchema, type StateInitialValues, type StateSchema } from "../state/stateSchema";
 import { resolveTools, type ToolSource } from "../tools/resolveTools";
 import type { Tool } from "../tools/tool";
+import { linkedAbort } from "../util/abort";
 import { describeKind } from "../util/describeValue";
+import { setOwn } from "../util/ownProperty";
 import { type AgentOptions, type AgentResult, type AgentRunInput, type AgentRunOptions, runOptionKeys } from "./agentTypes";
 import { type AgentStreamEvent, EventQueue } from "./agentStream";
 import type { Breakpoint } from "./breakpoint";
 import { resumeRun } from "./resumeRun";
 import { type LoopStart, runLoop } from "./runLoop";
+import { SnapshotSigner } from "./snapshotSigner";
 import { checkCount, checkExitConditions, checkReservedKeys, checkToolStateKeys } from "./validateAgentOptions";
 
 /**
@@ -33,13 +36,14 @@ export class Agent<S extends StateSchema = {}> {
   readonly #systemPrompt: string | undefined;
   readonly #stateSchema: S | undefined;
   readonly #stateKeys: ReadonlyMap<string, NormalizedStateKey>;
-  readonly #exitConditions: readonly string[];
+  readonly #exitConditions: ReadonlySet<string>;
   readonly #maxAgentSteps: number;
   readonly #toolConcurrency: number;
   readonly #toolTimeoutMs: number | undefined;
   readonly #raiseOnToolInvocationFailure: boolean;
   readonly #streamingCallback: StreamingCallback | undefined;
-  readonly #confirmationStrategies: ConfirmationStrategies | undefined;
+  readonly #confirmationStrategies: ReadonlyMap<string, ConfirmationStrategy> | undefined;
+  readonly #signer: SnapshotSigner | undefined;
 
   constructor(options: AgentOptions<S>) {
     if (typeof options !== "object" || options === null) throw new ConfigurationError("Agent", `new Agent(options) needs an options object, got ${describeKind(options)}.`);
@@ -56,7 +60,7 @@ export class Agent<S extends StateSchema = {}> {
     this.#tools = resolveTools(options.tools ?? [], "Agent");
     checkToolStateKeys(this.#tools.values(), this.#stateKeys);
     this.#toolSpecs = toolSpecs(this.#tools.values());
-    this.#exitConditions = checkExitConditions(options.exitConditions, [...this.#tools.keys()]);
+    this.#exitConditions = new Set(checkExitConditions(options.exitConditions, [...this.#tools.keys()]));
     this.#maxAgentSteps = checkCount("maxAgentSteps", options.maxAgentSteps, 100, "one step is one model call");
     this.#toolConcurrency = checkCount("toolConcurrency", options.toolConcurrency, 4, "how many tool calls of a step run at once");
     this.#toolTimeoutMs = checkTimeout(options.toolTimeoutMs);
@@ -64,6 +68,7 @@ export class Agent<S extends StateSchema = {}> {
     this.#raiseOnToolInvocationFailure = options.raiseOnToolInvocationFailure ?? false;
     this.#streamingCallback = checkCallback(options.streamingCallback, "Agent");
     this.#confirmationStrategies = checkStrategies(options.confirmationStrategies, [...this.#tools.keys()]);
+    this.#signer = options.snapshotKey === undefined ? undefined : new SnapshotSigner(options.snapshotKey);
   }
 
   /** The Agent's tools, in order. */
@@ -85,8 +90,8 @@ export class Agent<S extends StateSchema = {}> {
     if (options.decisions !== undefined && options.snapshot === undefined) {
       throw new ConfigurationError("Agent.run", "Agent.run was given decisions without a snapshot; decisions continue a paused run, so pass them with its snapshot: agent.run({ snapshot, decisions }).");
     }
-    const { state, start } = options.snapshot !== undefined ? this.#resume(input) : { state: this.#initialState(input) as unknown as State, start: freshStart };
     const signal = input.signal ?? new AbortController().signal;
+    const { state, start } = options.snapshot !== undefined ? this.#resume(input, tools, signal) : { state: this.#initialState(input) as unknown as State, start: freshStart };
     const streamingCallback = input.streamingCallback === undefined ? this.#streamingCallback : checkCallback(input.streamingCallback, "Agent.run");
     const outcome = await runLoop(
       {
@@ -105,6 +110,7 @@ export class Agent<S extends StateSchema = {}> {
         confirmationStrategies: this.#confirmationStrategies,
         confirmationContext: options.confirmationContext,
         breakpoint,
+        sealSnapshot: (snapshot) => this.#signer?.sign(snapshot) ?? snapshot,
       },
       start,
     );
@@ -125,32 +131,31 @@ export class Agent<S extends StateSchema = {}> {
    * }
    */
   stream(input: AgentRunInput<S>): AsyncIterable<AgentStreamEvent<AgentResult<S>>> {
-    const controller = new AbortController();
     const outer = (input as AgentRunOptions | undefined)?.signal;
-    if (outer) {
-      if (outer.aborted) controller.abort(outer.reason);
-      else outer.addEventListener("abort", () => controller.abort(outer.reason), { once: true });
-    }
-    const queue = new EventQueue<AgentStreamEvent<AgentResult<S>>>(() => controller.abort(new AbortError("The agent stream was closed by its consumer.")));
+    // Linked to the caller's signal only while the run lasts: one shared signal serves any number of streams.
+    const link = linkedAbort(outer ?? new AbortController().signal);
+    const queue = new EventQueue<AgentStreamEvent<AgentResult<S>>>(() => link.abort(new AbortError("The agent stream was closed by its consumer.")));
     const forward = (input as AgentRunOptions | undefined)?.streamingCallback ?? this.#streamingCallback;
     this.run({
       ...input,
-      signal: controller.signal,
+      signal: link.signal,
       streamingCallback: async (chunk) => {
         await forward?.(chunk);
         queue.push(chunk);
       },
-    }).then(
-      (result) => {
-        queue.push({ type: "result", result });
-        queue.end();
-      },
-      (error: unknown) => queue.fail(error),
-    );
+    })
+      .then(
+        (result) => {
+          queue.push({ type: "result", result });
+          queue.end();
+        },
+        (error: unknown) => queue.fail(error),
+      )
+      .finally(() => link.dispose());
     return queue;
   }
 
-  #resume(input: AgentRunInput<S>): { state: State; start: LoopStart } {
+  #resume(input: AgentRunInput<S>, tools: ReadonlyMap<string, Tool>, signal: AbortSignal): { state: State; start: LoopStart } {
     const options = input as AgentRunOptions;
     const extra = Object.keys(input).filter((key) => !runOptionKeys.has(key) || key === "messages" || key === "systemPrompt");
     if (extra.length > 0) {
@@ -159,15 +164,22 @@ export class Agent<S extends StateSchema = {}> {
         `Agent.run was given a snapshot and ${extra.map((k) => `'${k}'`).join(", ")}; a resumed run continues the snapshot's conversation and state, so pass only run options (generationKwargs, tools, signal, streamingCallback, breakpoint, decisions, confirmationContext) with it.`,
       );
     }
-    return resumeRun(options.snapshot, options.decisions, this.#stateSchema, this.#confirmationStrategies, options.confirmationContext);
+    return resumeRun(options.snapshot, options.decisions, {
+      schema: this.#stateSchema,
+      tools,
+      strategies: this.#confirmationStrategies,
+      confirmationContext: options.confirmationContext,
+      signal,
+      signer: this.#signer,
+    });
   }
 
   #initialState(input: AgentRunInput<S>): State<S> {
-    const initial: Record<string, unknown> = {};
+    const initial: Record<string, unknown> = Object.create(null);
     for (const [key, value] of Object.entries(input)) {
       if (runOptionKeys.has(key)) continue;
       if (!this.#stateKeys.has(key)) throw new StateKeyError(key, [...this.#stateKeys.keys()]);
-      initial[key] = value;
+      setOwn(initial, key, value);
     }
     const state = new State(this.#stateSchema, initial as StateInitialValues<S>);
     const systemPrompt = input.systemPrompt ?? this.#systemPrompt;
@@ -200,9 +212,9 @@ export class Agent<S extends StateSchema = {}> {
   }
 }
 
-const freshStart: LoopStart = { stepCount: 0, visits: { chatGenerator: 0, tools: {} }, next: "chat_generator", resumed: false };
+const freshStart: LoopStart = { stepCount: 0, visits: { chatGenerator: 0, tools: new Map() }, next: "chat_generator", resumed: false };
 
-function checkStrategies(value: unknown, toolNames: readonly string[]): ConfirmationStrategies | undefined {
+function checkStrategies(value: unknown, toolNames: readonly string[]): ReadonlyMap<string, ConfirmationStrategy> | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ConfigurationError("Agent", `Agent has confirmationStrategies that are not an object of { toolName or "*": strategy }, got ${describeKind(value)}.`);
@@ -215,7 +227,7 @@ function checkStrategies(value: unknown, toolNames: readonly string[]): Confirma
       throw new ConfigurationError("Agent", `Agent has a confirmation strategy for '${key}' without a decide method, got ${describeKind(strategy)}; use BlockingConfirmationStrategy or DeferredConfirmationStrategy.`);
     }
   }
-  return value as ConfirmationStrategies;
+  return new Map(Object.entries(value as ConfirmationStrategies));
 }
 
 function checkBreakpoint(value: unknown, toolNames: readonly string[]): Breakpoint | undefined {

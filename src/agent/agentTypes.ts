@@ -6,6 +6,7 @@ import type { StateInitialValues, StateSchema, StateValues } from "../state/stat
 import type { ToolSource } from "../tools/resolveTools";
 import type { Breakpoint } from "./breakpoint";
 import type { AgentSnapshot } from "./snapshot";
+import type { SnapshotKey } from "./snapshotSigner";
 
 /** Options of `new Agent(...)`. */
 export interface AgentOptions<S extends StateSchema> {
@@ -31,6 +32,12 @@ export interface AgentOptions<S extends StateSchema> {
   streamingCallback?: StreamingCallback;
   /** Tool name (or `"*"`) → how its calls are confirmed by a person before they run (§9). */
   confirmationStrategies?: ConfirmationStrategies;
+  /**
+   * Signs every snapshot this Agent makes (HMAC-SHA256) and resumes only snapshots with a valid
+   * signature, so a service may hand snapshots to clients. A secret of at least 32 bytes; an array
+   * rotates keys (the first signs, any verifies).
+   */
+  snapshotKey?: SnapshotKey;
 }
 
 /** Per-run options of `agent.run(...)`; every state key may also be given, as its initial value. */
@@ -49,8 +56,8 @@ export interface AgentRunOptions {
   signal?: AbortSignal;
   /** Continues a run from a snapshot (a breakpoint, a deferred confirmation or a failure made it). */
   snapshot?: AgentSnapshot;
-  /** With `snapshot`: the decisions on the pending calls, by `toolCallId`. */
-  decisions?: Readonly<Record<string, ConfirmationDecision>>;
+  /** With `snapshot`: the decisions on the pending calls, by `toolCallId` (an object, or a Map). */
+  decisions?: Readonly<Record<string, ConfirmationDecision>> | ReadonlyMap<string, ConfirmationDecision>;
   /** Stop before this point, rejecting with a `BreakpointError` that carries a snapshot. */
   breakpoint?: Breakpoint;
   /** Given to confirmation strategies unchanged (a socket, a user id, …). */

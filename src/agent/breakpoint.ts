@@ -29,9 +29,9 @@ export function firesAtModel(breakpoint: Breakpoint | undefined, visits: number)
 }
 
 /** True when the breakpoint fires at a tool step calling `toolNames`, given the tool visit counts. */
-export function firesAtTools(breakpoint: Breakpoint | undefined, toolNames: readonly string[], visits: Readonly<Record<string, number>>): boolean {
+export function firesAtTools(breakpoint: Breakpoint | undefined, toolNames: ReadonlySet<string>, visits: ReadonlyMap<string, number>): boolean {
   if (breakpoint?.at !== "tool") return false;
   const name = breakpoint.toolName ?? "*";
-  if (breakpoint.toolName !== undefined && !toolNames.includes(breakpoint.toolName)) return false;
-  return (visits[name] ?? 0) === (breakpoint.visit ?? 0);
+  if (breakpoint.toolName !== undefined && !toolNames.has(breakpoint.toolName)) return false;
+  return (visits.get(name) ?? 0) === (breakpoint.visit ?? 0);
 }

@@ -1,57 +1,88 @@
 import type { ToolCall } from "../chat/chatMessage";
 import { ConfigurationError } from "../errors";
-import type { ConfirmationDecision, ConfirmationRequest, PendingConfirmation } from "../hitl/confirmationTypes";
+import type { ConfirmationDecision, ConfirmationRequest, ConfirmationStrategy, PendingConfirmation } from "../hitl/confirmationTypes";
+import { parseDecision } from "../hitl/parseDecision";
 import { prepareArguments } from "../tools/prepareArguments";
+import type { Tool } from "../tools/tool";
+import { abortErrorFrom, raceWithSignal } from "../util/abort";
+import { cloneValue } from "../util/cloneValue";
+import { deepFreeze } from "../util/deepFreeze";
 import { describeKind } from "../util/describeValue";
-import type { RunContext } from "./runLoop";
-import { decisionProblem } from "./snapshot";
 
-/** The key of a call in decisions and snapshots: its id, or `#<index>` for a call without one. */
-export function callKey(call: ToolCall, index: number): string {
-  return call.id ?? `#${index}`;
+const positionalKey = /^#\d+$/;
+
+/**
+ * The key of each call of a step in decisions, pending confirmations and snapshots: the call's id
+ * when no other call of the step has it and it does not look like a positional key, else
+ * `#<position>`. Keys are unique within a step, so a decision applies to exactly one call.
+ */
+export function callKeys(calls: readonly ToolCall[]): string[] {
+  const counts = new Map<string, number>();
+  for (const call of calls) if (call.id) counts.set(call.id, (counts.get(call.id) ?? 0) + 1);
+  return calls.map((call, i) => (call.id && counts.get(call.id) === 1 && !positionalKey.test(call.id) ? call.id : `#${i}`));
+}
+
+/** The strategy for a tool: its own, else the `"*"` one. */
+export function strategyFor(strategies: ReadonlyMap<string, ConfirmationStrategy> | undefined, toolName: string): ConfirmationStrategy | undefined {
+  return strategies?.get(toolName) ?? strategies?.get("*");
+}
+
+/** What deciding a step needs from the run. */
+export interface DecideContext {
+  readonly tools: ReadonlyMap<string, Tool>;
+  readonly confirmationStrategies: ReadonlyMap<string, ConfirmationStrategy> | undefined;
+  readonly confirmationContext: unknown;
+  readonly signal: AbortSignal;
 }
 
 /**
  * Asks each call's confirmation strategy (by tool name, else `"*"`) about the calls that have no
- * decision yet. Strategies see only the model's validated arguments; calls to unknown tools or with
- * invalid arguments are not asked about (they fail anyway). A deferred call is pending.
+ * decision yet. Strategies see only the model's validated arguments, frozen; calls to unknown
+ * tools or with invalid arguments are not asked about (they fail anyway). A deferred call is
+ * pending. Waiting for a strategy ends as soon as the run's signal aborts.
  */
 export async function decideCalls(
   calls: readonly ToolCall[],
-  context: Pick<RunContext, "tools" | "confirmationStrategies" | "confirmationContext">,
-  known: Readonly<Record<string, ConfirmationDecision>>,
-): Promise<{ decisions: Record<string, ConfirmationDecision>; pending: PendingConfirmation[] }> {
-  const decisions: Record<string, ConfirmationDecision> = { ...known };
+  keys: readonly string[],
+  context: DecideContext,
+  known: ReadonlyMap<string, ConfirmationDecision>,
+): Promise<{ decisions: Map<string, ConfirmationDecision>; pending: PendingConfirmation[] }> {
+  const decisions = new Map(known);
   const pending: PendingConfirmation[] = [];
-  const strategies = context.confirmationStrategies;
-  if (!strategies) return { decisions, pending };
+  if (!context.confirmationStrategies) return { decisions, pending };
   for (const [index, call] of calls.entries()) {
-    const key = callKey(call, index);
-    if (decisions[key]) continue;
-    const strategy = strategies[call.toolName] ?? strategies["*"];
+    const key = keys[index]!;
+    if (decisions.has(key)) continue;
     const tool = context.tools.get(call.toolName);
+    const strategy = strategyFor(context.confirmationStrategies, call.toolName);
     if (!strategy || !tool) continue;
     const prepared = prepareArguments(tool, call);
     if (!prepared.ok) continue;
-    const request: ConfirmationRequest = { toolName: tool.name, description: tool.description, arguments: prepared.args, toolCallId: call.id, context: context.confirmationContext };
-    const decision = await strategy.decide(request);
+    const args = deepFreeze(prepared.args);
+    // The strategy gets its own copy: what it does to it changes neither what runs nor what is pending.
+    const request: ConfirmationRequest = { toolName: tool.name, description: tool.description, arguments: cloneValue(args), toolCallId: key, context: context.confirmationContext, signal: context.signal };
+    const answer = await raceWithSignal(Promise.resolve(strategy.decide(request)), context.signal, () => abortErrorFrom(context.signal));
+    if (answer === "defer") {
+      pending.push(Object.freeze({ toolCallId: key, toolName: tool.name, arguments: args }));
+      continue;
+    }
     // A JavaScript strategy can return anything; a typo such as { action: "deny" } must not run the call.
-    const problem = decision === "defer" ? undefined : decisionProblem(decision);
-    if (problem) {
+    const parsed = parseDecision(answer);
+    if ("problem" in parsed) {
       throw new ConfigurationError(
-        `confirmationStrategies.${strategies[call.toolName] ? call.toolName : "*"}`,
-        `The confirmation strategy for tool '${tool.name}' decided ${describeDecision(decision)}, which is not a decision: ${problem}, or "defer" from a strategy that pauses the run.`,
+        `confirmationStrategies.${context.confirmationStrategies.has(call.toolName) ? call.toolName : "*"}`,
+        `The confirmation strategy for tool '${tool.name}' decided ${describeDecision(answer)}, which is not a decision: ${parsed.problem}, or "defer" from a strategy that pauses the run.`,
       );
     }
-    if (decision === "defer") pending.push({ toolCallId: key, toolName: tool.name, arguments: prepared.args });
-    else decisions[key] = decision;
+    decisions.set(key, parsed.decision);
   }
   return { decisions, pending };
 }
 
 function describeDecision(value: unknown): string {
   try {
-    return JSON.stringify(value) ?? describeKind(value);
+    const text = JSON.stringify(value);
+    return text === undefined ? describeKind(value) : text.length > 200 ? `${text.slice(0, 200)}…` : text;
   } catch {
     return describeKind(value);
   }

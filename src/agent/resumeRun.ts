@@ -1,66 +1,135 @@
-import { ConfigurationError } from "../errors";
+import type { ChatMessage } from "../chat/chatMessage";
+import { ConfigurationError, describeError } from "../errors";
 import { DeferredConfirmationStrategy } from "../hitl/confirmationStrategies";
-import type { ConfirmationDecision, ConfirmationStrategies } from "../hitl/confirmationTypes";
-import { State, type StateJSON } from "../state/state";
+import type { ConfirmationDecision, ConfirmationStrategy, PendingConfirmation } from "../hitl/confirmationTypes";
+import { parseDecision } from "../hitl/parseDecision";
+import { peekStateValue, State } from "../state/state";
 import type { StateSchema } from "../state/stateSchema";
+import { prepareArguments } from "../tools/prepareArguments";
+import type { Tool } from "../tools/tool";
+import { canonicalJson } from "../util/canonicalJson";
 import { describeKind } from "../util/describeValue";
+import { truncateForEcho } from "../util/truncate";
+import { callKeys, strategyFor } from "./decideCalls";
 import type { LoopStart } from "./runLoop";
-import { type AgentSnapshot, decisionProblem, parseSnapshot } from "./snapshot";
+import { stepCalls } from "./runLoop";
+import { type AgentSnapshot, parseSnapshot, snapshotProblem } from "./snapshot";
+import type { SnapshotSigner } from "./snapshotSigner";
+
+/** What resuming needs from the Agent and the run. */
+export interface ResumeContext {
+  readonly schema: StateSchema | undefined;
+  readonly tools: ReadonlyMap<string, Tool>;
+  readonly strategies: ReadonlyMap<string, ConfirmationStrategy> | undefined;
+  readonly confirmationContext: unknown;
+  readonly signal: AbortSignal;
+  /** With a snapshotKey: only snapshots it signed are resumed. */
+  readonly signer: SnapshotSigner | undefined;
+}
 
 /**
- * Rebuilds a run from a snapshot: its State (checked against the schema) and where the loop
- * continues, with the given decisions added to the step's. Every pending call needs a decision,
- * and every decision must name a pending call.
+ * Rebuilds a run from a snapshot without trusting it: every field is checked (a `SnapshotError`
+ * names the one at fault), the signature when the Agent signs snapshots, the state against the
+ * schema, and the paused step against the conversation it carries: its pending calls are derived
+ * again from the messages, and the snapshot must agree with them. The given decisions must cover
+ * exactly the pending calls.
  */
-export function resumeRun(
-  value: unknown,
-  decisions: unknown,
-  schema: StateSchema | undefined,
-  strategies: ConfirmationStrategies | undefined,
-  context: unknown,
-): { state: State; start: LoopStart } {
+export function resumeRun(value: unknown, decisions: unknown, context: ResumeContext): { state: State; start: LoopStart } {
   const parsed = parseSnapshot(value);
-  if ("problem" in parsed) {
-    throw new ConfigurationError("Agent.run", `Agent.run was given a snapshot that is not an agent snapshot (${parsed.problem}); pass the snapshot a stopped run produced, unchanged.`);
-  }
-  const snapshot: AgentSnapshot = parsed;
-  const state = State.fromJSON(schema ?? {}, snapshot.state as StateJSON) as unknown as State;
+  if (context.signer) context.signer.verify(value as AgentSnapshot, parsed.signature);
+  const state = stateFrom(parsed.state, context.schema);
+  const { position } = parsed;
+  const step = position.toolStep;
   const given = checkDecisions(decisions);
-  const step = snapshot.toolStep;
-  const pending = step?.pending ?? [];
-  for (const id of Object.keys(given)) {
-    if (!pending.some((p) => p.toolCallId === id)) {
-      throw new ConfigurationError(
-        "Agent.run",
-        `Agent.run was given a decision for '${id}', which is not a call waiting for confirmation; pending calls: ${pending.map((p) => p.toolCallId).join(", ") || "none"}.`,
-      );
-    }
+  if (!step) {
+    if (given.size > 0) throw notPending([...given.keys()][0]!, []);
+    return { state, start: { ...position, resumed: true } };
   }
-  const missing = pending.filter((p) => !given[p.toolCallId]);
+  const derived = checkStep(peekStateValue(state, "messages") as ChatMessage[], step, context.tools);
+  for (const key of given.keys()) if (!derived.has(key)) throw notPending(key, step.pending);
+  const missing = step.pending.filter((p) => !given.has(p.toolCallId));
   if (missing.length > 0) {
     throw new ConfigurationError(
       "Agent.run",
       `Agent.run resumes a run waiting for confirmation of ${missing.map((p) => `${p.toolCallId} (${p.toolName})`).join(", ")}; pass decisions: { ${JSON.stringify(missing[0]!.toolCallId)}: { action: "confirm" } } (or "reject", or "modify" with arguments).`,
     );
   }
-  for (const p of pending) {
-    const strategy = strategies?.[p.toolName] ?? strategies?.["*"];
+  for (const [key, ran] of derived) {
+    const strategy = strategyFor(context.strategies, ran.toolName);
+    // The policy learns what runs: the arguments in the conversation, not the snapshot's copy of them.
     if (strategy instanceof DeferredConfirmationStrategy) {
-      strategy.policy.recordDecision?.({ toolName: p.toolName, description: "", arguments: p.arguments, toolCallId: p.toolCallId, context }, given[p.toolCallId]!);
+      strategy.policy.recordDecision?.(
+        { toolName: ran.toolName, description: ran.description, arguments: ran.arguments, toolCallId: key, context: context.confirmationContext, signal: context.signal },
+        given.get(key)!,
+      );
     }
   }
-  const toolStep = step && { replies: step.replies, decisions: { ...step.decisions, ...given }, pending: [] };
-  return { state, start: { stepCount: snapshot.stepCount, visits: snapshot.visits, next: snapshot.next, ...(toolStep && { toolStep }), resumed: true } };
+  const toolStep = { replies: step.replies, decisions: new Map([...step.decisions, ...given]), pending: [] };
+  return { state, start: { ...position, toolStep, resumed: true } };
 }
 
-function checkDecisions(value: unknown): Record<string, ConfirmationDecision> {
-  if (value === undefined) return {};
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new ConfigurationError("Agent.run", `Agent.run has decisions that are not an object of { toolCallId: decision }, got ${describeKind(value)}.`);
+function stateFrom(json: AgentSnapshot["state"], schema: StateSchema | undefined): State {
+  try {
+    return State.fromJSON(schema ?? {}, json) as unknown as State;
+  } catch (error) {
+    const key = (error as { key?: unknown }).key;
+    throw snapshotProblem(typeof key === "string" ? `state.${truncateForEcho(key)}` : "state", `does not fit the Agent's state schema (${describeError(error).replace(/\.$/, "")})`, error);
   }
-  for (const [id, decision] of Object.entries(value)) {
-    const problem = decisionProblem(decision);
-    if (problem) throw new ConfigurationError("Agent.run", `Agent.run has a decision for '${id}' that is not valid: ${problem}.`);
-  }
-  return value as Record<string, ConfirmationDecision>;
 }
+
+interface PendingCall {
+  readonly toolName: string;
+  readonly description: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+// The step's calls as the conversation has them; the snapshot's pending calls and decisions must
+// name calls of the step, and a pending call's tool and arguments must be the call's.
+function checkStep(messages: readonly ChatMessage[], step: NonNullable<LoopStart["toolStep"]>, tools: ReadonlyMap<string, Tool>): Map<string, PendingCall> {
+  const trailing = messages.slice(-step.replies);
+  if (trailing.length < step.replies || trailing.some((m) => m.role !== "assistant")) {
+    throw snapshotProblem("toolStep.replies", `is ${step.replies}, but the last ${step.replies} messages of state.messages are not all replies of the model`);
+  }
+  const calls = stepCalls(messages, step.replies);
+  if (calls.length === 0) throw snapshotProblem("toolStep.replies", `is ${step.replies}, but those replies make no tool call`);
+  const keys = callKeys(calls);
+  const byKey = new Map(keys.map((key, i) => [key, calls[i]!] as const));
+  for (const key of step.decisions.keys()) {
+    if (!byKey.has(key)) throw snapshotProblem(`toolStep.decisions.${truncateForEcho(key)}`, "names no tool call of the step");
+  }
+  const pending = new Map<string, PendingCall>();
+  step.pending.forEach((p: PendingConfirmation, i) => {
+    const field = `toolStep.pending[${i}]`;
+    const call = byKey.get(p.toolCallId);
+    if (!call) throw snapshotProblem(`${field}.toolCallId`, `'${truncateForEcho(p.toolCallId)}' names no tool call of the step; its calls: ${keys.join(", ")}`);
+    if (pending.has(p.toolCallId) || step.decisions.has(p.toolCallId)) throw snapshotProblem(`${field}.toolCallId`, `'${truncateForEcho(p.toolCallId)}' is pending twice or already decided`);
+    if (p.toolName !== call.toolName) throw snapshotProblem(`${field}.toolName`, `is '${truncateForEcho(p.toolName)}', but the call is to '${truncateForEcho(call.toolName)}'`);
+    const tool = tools.get(call.toolName);
+    const prepared = tool && prepareArguments(tool, call);
+    if (!tool || !prepared?.ok) throw snapshotProblem(`${field}.toolCallId`, "names a call that cannot run (unknown tool or invalid arguments), so it cannot wait for confirmation");
+    if (canonicalJson(prepared.args) !== canonicalJson(p.arguments)) throw snapshotProblem(`${field}.arguments`, "differ from the arguments of the call in state.messages");
+    pending.set(p.toolCallId, { toolName: tool.name, description: tool.description, arguments: prepared.args });
+  });
+  return pending;
+}
+
+function notPending(key: string, pending: readonly PendingConfirmation[]): ConfigurationError {
+  return new ConfigurationError(
+    "Agent.run",
+    `Agent.run was given a decision for '${truncateForEcho(key)}', which is not a call waiting for confirmation; pending calls: ${pending.map((p) => p.toolCallId).join(", ") || "none"}.`,
+  );
+}
+
+function checkDecisions(value: unknown): Map<string, ConfirmationDecision> {
+  if (value === undefined) return new Map();
+  const entries = value instanceof Map ? [...value.entries()] : typeof value === "object" && value !== null && !Array.isArray(value) ? Object.entries(value) : undefined;
+  if (!entries) throw new ConfigurationError("Agent.run", `Agent.run has decisions that are not an object (or Map) of { toolCallId: decision }, got ${describeKind(value)}.`);
+  const decisions = new Map<string, ConfirmationDecision>();
+  for (const [id, decision] of entries) {
+    const parsed = parseDecision(decision);
+    if ("problem" in parsed) throw new ConfigurationError("Agent.run", `Agent.run has a decision for '${truncateForEcho(String(id))}' that is not valid: ${parsed.problem}.`);
+    decisions.set(String(id), parsed.decision);
+  }
+  return decisions;
+}
+

@@ -1,16 +1,17 @@
 import type { ChatGenerator, ToolSpec } from "../chat/chatGenerator";
 import { ChatMessage, type ToolCall } from "../chat/chatMessage";
 import type { StreamingCallback } from "../chat/streaming";
-import type { ConfirmationStrategies, PendingConfirmation } from "../hitl/confirmationTypes";
-import { peekStateValue, type State } from "../state/state";
+import { describeError, SnapshotError } from "../errors";
+import type { ConfirmationDecision, ConfirmationStrategy, PendingConfirmation } from "../hitl/confirmationTypes";
+import { peekStateValue, type State, type StateJSON } from "../state/state";
 import { invokeTools } from "../tools/invokeTools";
 import type { Tool } from "../tools/tool";
 import { abortErrorFrom, raceWithSignal } from "../util/abort";
 import { describeKind } from "../util/describeValue";
 import type { ExitReason } from "./agentTypes";
 import { type Breakpoint, BreakpointError, firesAtModel, firesAtTools } from "./breakpoint";
-import { callKey, decideCalls } from "./decideCalls";
-import { type AgentSnapshot, attachSnapshot } from "./snapshot";
+import { callKeys, decideCalls } from "./decideCalls";
+import { type AgentSnapshot, attachSnapshot, type RunPosition, snapshotFromPosition } from "./snapshot";
 
 /** Everything one run works with; built by `Agent.run`, private to that run. */
 export interface RunContext {
@@ -18,7 +19,7 @@ export interface RunContext {
   readonly tools: ReadonlyMap<string, Tool>;
   readonly toolSpecs: readonly ToolSpec[];
   readonly state: State;
-  readonly exitConditions: readonly string[];
+  readonly exitConditions: ReadonlySet<string>;
   readonly maxAgentSteps: number;
   readonly toolConcurrency: number;
   readonly toolTimeoutMs: number | undefined;
@@ -26,13 +27,15 @@ export interface RunContext {
   readonly generationKwargs: Readonly<Record<string, unknown>> | undefined;
   readonly streamingCallback: StreamingCallback | undefined;
   readonly signal: AbortSignal;
-  readonly confirmationStrategies: ConfirmationStrategies | undefined;
+  readonly confirmationStrategies: ReadonlyMap<string, ConfirmationStrategy> | undefined;
   readonly confirmationContext: unknown;
   readonly breakpoint: Breakpoint | undefined;
+  /** Signs a snapshot when the Agent has a snapshotKey; returns it as it is otherwise. */
+  readonly sealSnapshot: (snapshot: AgentSnapshot) => AgentSnapshot;
 }
 
 /** Where the loop starts: a fresh run, or a snapshot's position. */
-export type LoopStart = Pick<AgentSnapshot, "stepCount" | "visits" | "next" | "toolStep"> & {
+export type LoopStart = RunPosition & {
   /** True when continuing a snapshot: the point it stopped at is passed without checking the breakpoint. */
   readonly resumed: boolean;
 };
@@ -51,33 +54,29 @@ export type LoopOutcome =
  */
 export async function runLoop(context: RunContext, start: LoopStart): Promise<LoopOutcome> {
   const { state } = context;
-  const visits = { chatGenerator: start.visits.chatGenerator, tools: { ...start.visits.tools } };
+  const toolVisits = new Map(start.visits.tools);
+  let modelVisits = start.visits.chatGenerator;
   let stepCount = start.stepCount;
   let next = start.next;
   let toolStep = start.toolStep;
   let resuming = start.resumed;
-  const snapshot = (at: AgentSnapshot["next"], step?: AgentSnapshot["toolStep"]): AgentSnapshot => ({
-    version: 1,
-    state: state.toJSON(),
-    stepCount,
-    visits: { chatGenerator: visits.chatGenerator, tools: { ...visits.tools } },
-    next: at,
-    ...(step && { toolStep: step }),
-  });
+  // Throws SnapshotError when a state value has no JSON form.
+  const snapshot = (at: RunPosition["next"], step?: RunPosition["toolStep"]): AgentSnapshot =>
+    context.sealSnapshot(snapshotFromPosition(stateJSON(state), { stepCount, visits: { chatGenerator: modelVisits, tools: new Map(toolVisits) }, next: at, ...(step && { toolStep: step }) }));
 
   for (;;) {
     if (next === "chat_generator") {
       if (stepCount >= context.maxAgentSteps) return { exitReason: "max_agent_steps", stepCount };
-      if (!resuming && firesAtModel(context.breakpoint, visits.chatGenerator)) throw new BreakpointError(context.breakpoint!, snapshot("chat_generator"));
+      if (!resuming && firesAtModel(context.breakpoint, modelVisits)) throw new BreakpointError(context.breakpoint!, snapshot("chat_generator"));
       resuming = false;
       let replies: ChatMessage[];
       try {
         replies = await callModel(context, stepCount);
       } catch (error) {
-        attachSnapshot(error, snapshot("chat_generator"));
+        attachSnapshot(error, () => snapshot("chat_generator"));
         throw error;
       }
-      visits.chatGenerator += 1;
+      modelVisits += 1;
       stepCount += 1;
       state.set("messages", replies);
       if (replies.every((reply) => reply.toolCalls.length === 0)) {
@@ -86,25 +85,29 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
         continue;
       }
       next = "tool";
-      toolStep = { replies: replies.length, decisions: {}, pending: [] };
+      toolStep = { replies: replies.length, decisions: new Map(), pending: [] };
       continue;
     }
 
     const step = toolStep!;
-    const messages = peekStateValue(state, "messages") as ChatMessage[];
-    const calls: ToolCall[] = messages.slice(messages.length - step.replies).flatMap((reply) => reply.toolCalls);
-    const names = [...new Set(calls.map((call) => call.toolName))];
-    if (!resuming && firesAtTools(context.breakpoint, names, visits.tools)) throw new BreakpointError(context.breakpoint!, snapshot("tool", step));
+    const calls = stepCalls(peekStateValue(state, "messages") as ChatMessage[], step.replies);
+    const keys = callKeys(calls);
+    const names = new Set(calls.map((call) => call.toolName).filter((name) => context.tools.has(name)));
+    if (!resuming && firesAtTools(context.breakpoint, names, toolVisits)) throw new BreakpointError(context.breakpoint!, snapshot("tool", step));
     resuming = false;
-    const decided = await decideCalls(calls, context, step.decisions);
+    const decided = await decideCalls(calls, keys, context, step.decisions);
     if (decided.pending.length > 0) {
       const paused = snapshot("tool", { replies: step.replies, decisions: decided.decisions, pending: decided.pending });
       return { exitReason: "confirmation_required", stepCount, pending: decided.pending, snapshot: paused };
     }
-    const beforeTools = context.raiseOnToolInvocationFailure ? snapshot("tool", { replies: step.replies, decisions: decided.decisions, pending: [] }) : undefined;
-    for (const name of names) visits.tools[name] = (visits.tools[name] ?? 0) + 1;
-    visits.tools["*"] = (visits.tools["*"] ?? 0) + 1;
-    const byIndex = new Map(calls.flatMap((call, i) => (decided.decisions[callKey(call, i)] ? [[i, decided.decisions[callKey(call, i)]!] as const] : [])));
+    const beforeTools = context.raiseOnToolInvocationFailure ? attempt(() => snapshot("tool", { replies: step.replies, decisions: decided.decisions, pending: [] })) : undefined;
+    for (const name of names) toolVisits.set(name, (toolVisits.get(name) ?? 0) + 1);
+    toolVisits.set("*", (toolVisits.get("*") ?? 0) + 1);
+    const byIndex = new Map<number, ConfirmationDecision>();
+    keys.forEach((key, i) => {
+      const decision = decided.decisions.get(key);
+      if (decision) byIndex.set(i, decision);
+    });
     let outcomes;
     try {
       outcomes = await invokeTools(calls, {
@@ -124,16 +127,46 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
     state.set("messages", outcomes.map((outcome) => outcome.message));
     next = "chat_generator";
     toolStep = undefined;
-    const exit = outcomes.find((outcome) => !outcome.failed && context.exitConditions.includes(outcome.toolCall.toolName));
+    const exit = outcomes.find((outcome) => !outcome.failed && context.exitConditions.has(outcome.toolCall.toolName));
     if (exit) return { exitReason: exit.toolCall.toolName, stepCount };
+  }
+}
+
+/** The tool calls of a step: those of its trailing `replies` messages, in order. */
+export function stepCalls(messages: readonly ChatMessage[], replies: number): ToolCall[] {
+  return messages.slice(messages.length - replies).flatMap((reply) => reply.toolCalls);
+}
+
+function stateJSON(state: State): StateJSON {
+  try {
+    return state.toJSON();
+  } catch (error) {
+    throw new SnapshotError(
+      "state",
+      `The run could not make its snapshot: ${describeError(error)} A snapshot (to pause for confirmation, stop at a breakpoint or retry a failure) is plain JSON, so keep clients and other non-JSON values out of State (a tool's class can hold them).`,
+      { cause: error },
+    );
+  }
+}
+
+// Builds a snapshot now and hands out the outcome later: the snapshot, or the error building it.
+function attempt(build: () => AgentSnapshot): () => AgentSnapshot {
+  try {
+    const made = build();
+    return () => made;
+  } catch (error) {
+    return () => {
+      throw error;
+    };
   }
 }
 
 async function callModel(context: RunContext, stepIndex: number): Promise<ChatMessage[]> {
   const { signal, state } = context;
   if (signal.aborted) throw abortErrorFrom(signal);
+  // A frozen copy: a generator that pushes to or truncates it cannot change the run's history.
   const request = {
-    messages: peekStateValue(state, "messages") as ChatMessage[],
+    messages: Object.freeze((peekStateValue(state, "messages") as ChatMessage[]).slice()),
     tools: context.toolSpecs,
     ...(context.generationKwargs && { generationKwargs: context.generationKwargs }),
     ...(context.streamingCallback && { streamingCallback: context.streamingCallback }),

@@ -1,11 +1,20 @@
-import { z } from "zod";
+import { SnapshotError } from "../errors";
 import type { ConfirmationDecision, PendingConfirmation } from "../hitl/confirmationTypes";
+import { parseDecision } from "../hitl/parseDecision";
 import type { StateJSON } from "../state/state";
+import { describeKind } from "../util/describeValue";
+import { nestingDepthExceeds } from "../util/jsonShape";
+import { limits } from "../util/limits";
+import { truncateForEcho } from "../util/truncate";
+import { isPlainObject } from "../util/isPlainObject";
+import { jsonCopy } from "../util/jsonCopy";
 
 /**
  * Everything a run needs to go on, as plain JSON: the state (messages included), the step count,
  * how often each point was passed, and where to continue. Breakpoints, deferred confirmations and
  * failures produce one; `agent.run({ snapshot })` continues from it, in this process or another.
+ * Objects keyed by text from outside (`visits.tools`, `toolStep.decisions`) may hold keys such as
+ * `__proto__` as data: read them with `Object.entries`, never by indexing.
  */
 export interface AgentSnapshot {
   readonly version: 1;
@@ -16,62 +25,130 @@ export interface AgentSnapshot {
   readonly visits: { readonly chatGenerator: number; readonly tools: Readonly<Record<string, number>> };
   /** What the run does next: call the model, or run the tool calls of the last model replies. */
   readonly next: "chat_generator" | "tool";
-  /** With `next: "tool"`: how many trailing messages are the step's replies, and the decisions so far. */
+  /** With `next: "tool"`: how many trailing messages are the step's replies, the decisions so far, and the calls waiting for one. */
   readonly toolStep?: {
     readonly replies: number;
     readonly decisions: Readonly<Record<string, ConfirmationDecision>>;
     readonly pending: readonly PendingConfirmation[];
   };
+  /** `hmac-sha256:<base64url>` over the rest, when the Agent that made it has a `snapshotKey`. */
+  readonly signature?: string;
 }
 
-const decisionSchema = z.discriminatedUnion("action", [
-  z.object({ action: z.literal("confirm"), feedback: z.string().optional() }),
-  z.object({ action: z.literal("reject"), feedback: z.string().optional() }),
-  z.object({ action: z.literal("modify"), arguments: z.record(z.string(), z.unknown()), feedback: z.string().optional() }),
-]);
-
-const snapshotSchema = z.object({
-  version: z.literal(1),
-  state: z.record(z.string(), z.unknown()),
-  stepCount: z.number().int().min(0),
-  visits: z.object({ chatGenerator: z.number().int().min(0), tools: z.record(z.string(), z.number().int().min(0)) }),
-  next: z.enum(["chat_generator", "tool"]),
-  toolStep: z
-    .object({
-      replies: z.number().int().min(1),
-      decisions: z.record(z.string(), decisionSchema),
-      pending: z.array(z.object({ toolCallId: z.string(), toolName: z.string(), arguments: z.record(z.string(), z.unknown()) })),
-    })
-    .optional(),
-});
-
-/** Checks a decision given to `agent.run({ decisions })`; returns the problem, or undefined. */
-export function decisionProblem(value: unknown): string | undefined {
-  const result = decisionSchema.safeParse(value);
-  if (result.success) return undefined;
-  return "a decision is { action: \"confirm\" | \"reject\", feedback? } or { action: \"modify\", arguments: {...}, feedback? }";
+/** Where a run stands, as the loop keeps it: Maps for everything keyed by text from outside. */
+export interface RunPosition {
+  readonly stepCount: number;
+  readonly visits: { readonly chatGenerator: number; readonly tools: ReadonlyMap<string, number> };
+  readonly next: "chat_generator" | "tool";
+  readonly toolStep?: {
+    readonly replies: number;
+    readonly decisions: ReadonlyMap<string, ConfirmationDecision>;
+    readonly pending: readonly PendingConfirmation[];
+  };
 }
 
-/** Checks that a value is an AgentSnapshot (for example one read back from JSON). */
-export function parseSnapshot(value: unknown): AgentSnapshot | { problem: string } {
-  const result = snapshotSchema.safeParse(value);
-  if (result.success) {
-    if (result.data.next === "tool" && !result.data.toolStep) return { problem: "next is \"tool\" but toolStep is missing" };
-    return result.data as AgentSnapshot;
+/** The JSON snapshot of a position and its state's JSON; nothing in it is shared with the caller's objects. */
+export function snapshotFromPosition(state: StateJSON, position: RunPosition): AgentSnapshot {
+  const { toolStep } = position;
+  return {
+    version: 1,
+    state,
+    stepCount: position.stepCount,
+    visits: { chatGenerator: position.visits.chatGenerator, tools: Object.fromEntries(position.visits.tools) },
+    next: position.next,
+    ...(toolStep && {
+      toolStep: {
+        replies: toolStep.replies,
+        decisions: Object.fromEntries([...toolStep.decisions].map(([key, decision]) => [key, jsonCopy(decision)])),
+        pending: toolStep.pending.map((p) => jsonCopy(p)),
+      },
+    }),
+  };
+}
+
+/**
+ * Reads a snapshot given to `agent.run` (for example one read back from JSON), checking every field
+ * without trusting any: the result is the state's JSON (checked against the schema later) and the
+ * run's position. Throws `SnapshotError` naming the field at fault.
+ */
+export function parseSnapshot(value: unknown): { readonly state: StateJSON; readonly position: RunPosition; readonly signature: string | undefined } {
+  if (!isPlainObject(value)) throw snapshotProblem("(root)", `is ${describeKind(value)}, not a snapshot object`);
+  if (nestingDepthExceeds(value, limits.maxSnapshotDepth)) throw snapshotProblem("(root)", `nests deeper than ${limits.maxSnapshotDepth} levels, the limit`);
+  const known = ["version", "state", "stepCount", "visits", "next", "toolStep", "signature"];
+  const unknown = Object.keys(value).find((key) => !known.includes(key));
+  if (unknown !== undefined) throw snapshotProblem(truncateForEcho(unknown), "is not a snapshot field");
+  if (value.version !== 1) throw snapshotProblem("version", `is ${describeKind(value.version)}; this toolwright reads version 1`);
+  if (!isPlainObject(value.state)) throw snapshotProblem("state", `is ${describeKind(value.state)}, not an object of state values`);
+  const stepCount = count(value.stepCount, "stepCount");
+  if (!isPlainObject(value.visits)) throw snapshotProblem("visits", `is ${describeKind(value.visits)}, not { chatGenerator, tools }`);
+  const chatGenerator = count(value.visits.chatGenerator, "visits.chatGenerator");
+  if (!isPlainObject(value.visits.tools)) throw snapshotProblem("visits.tools", `is ${describeKind(value.visits.tools)}, not an object of counts`);
+  const tools = new Map(Object.entries(value.visits.tools).map(([name, n]) => [name, count(n, `visits.tools.${truncateForEcho(name)}`)] as const));
+  const next = value.next;
+  if (next !== "chat_generator" && next !== "tool") throw snapshotProblem("next", `is ${describeKind(next)}; it is "chat_generator" or "tool"`);
+  if (value.signature !== undefined && typeof value.signature !== "string") throw snapshotProblem("signature", `is ${describeKind(value.signature)}, not a string`);
+  const position: RunPosition = { stepCount, visits: { chatGenerator, tools }, next, ...(next === "tool" && { toolStep: parseToolStep(value.toolStep) }) };
+  if (next === "chat_generator" && value.toolStep !== undefined) throw snapshotProblem("toolStep", 'is only allowed with next: "tool"');
+  return { state: value.state as StateJSON, position, signature: value.signature };
+}
+
+function parseToolStep(value: unknown): NonNullable<RunPosition["toolStep"]> {
+  if (!isPlainObject(value)) throw snapshotProblem("toolStep", `is ${describeKind(value)}; next is "tool", so it is { replies, decisions, pending }`);
+  const replies = count(value.replies, "toolStep.replies");
+  if (replies < 1) throw snapshotProblem("toolStep.replies", "is 0; a tool step has at least one reply");
+  if (!isPlainObject(value.decisions)) throw snapshotProblem("toolStep.decisions", `is ${describeKind(value.decisions)}, not an object of decisions`);
+  const decisions = new Map<string, ConfirmationDecision>();
+  for (const [key, raw] of Object.entries(value.decisions)) {
+    const parsed = parseDecision(raw);
+    if ("problem" in parsed) throw snapshotProblem(`toolStep.decisions.${truncateForEcho(key)}`, `is not a decision: ${parsed.problem}`);
+    decisions.set(key, parsed.decision);
   }
-  const issue = result.error.issues[0]!;
-  return { problem: `${issue.path.join(".") || "(root)"}: ${issue.message}` };
+  if (!Array.isArray(value.pending)) throw snapshotProblem("toolStep.pending", `is ${describeKind(value.pending)}, not an array`);
+  const pending = value.pending.map((p: unknown, i): PendingConfirmation => {
+    const field = `toolStep.pending[${i}]`;
+    if (!isPlainObject(p) || typeof p.toolCallId !== "string" || typeof p.toolName !== "string" || !isPlainObject(p.arguments) || Object.keys(p).length !== 3) {
+      throw snapshotProblem(field, "is not { toolCallId, toolName, arguments }");
+    }
+    return { toolCallId: p.toolCallId, toolName: p.toolName, arguments: p.arguments };
+  });
+  return { replies, decisions, pending };
 }
 
-/** Attaches a snapshot to a thrown error (as a non-enumerable `snapshot` property). */
-export function attachSnapshot(error: unknown, snapshot: AgentSnapshot): void {
-  if ((typeof error === "object" && error !== null) || typeof error === "function") {
-    if (snapshotOf(error) === undefined) Object.defineProperty(error, "snapshot", { value: snapshot, enumerable: false, configurable: true, writable: true });
+/** The SnapshotError for a field that is missing, ill-typed or inconsistent. */
+export function snapshotProblem(field: string, problem: string, cause?: unknown): SnapshotError {
+  return new SnapshotError(field, `Agent.run was given a snapshot whose ${field} ${problem}; resume only with a snapshot a stopped run produced, unchanged.`, cause === undefined ? undefined : { cause });
+}
+
+/**
+ * Attaches the snapshot `build` makes to a thrown error (as a non-enumerable `snapshot`). When
+ * building it fails (a state value with no JSON form), the original error is kept and the failure is
+ * attached as `snapshotError` instead: it never replaces the error that stopped the run.
+ */
+export function attachSnapshot(error: unknown, build: () => AgentSnapshot): void {
+  if ((typeof error !== "object" || error === null) && typeof error !== "function") return;
+  if (snapshotOf(error) !== undefined || Object.hasOwn(error, "snapshotError")) return;
+  try {
+    define(error, "snapshot", build());
+  } catch (snapshotError) {
+    define(error, "snapshotError", snapshotError);
   }
 }
 
 /** The snapshot a failed or stopped run attached to its error: retry with `agent.run({ snapshot })`. */
 export function snapshotOf(error: unknown): AgentSnapshot | undefined {
   if ((typeof error !== "object" || error === null) && typeof error !== "function") return undefined;
-  return (error as { snapshot?: AgentSnapshot }).snapshot;
+  return Object.hasOwn(error, "snapshot") ? (error as { snapshot?: AgentSnapshot }).snapshot : undefined;
+}
+
+function define(target: object, key: string, value: unknown): void {
+  try {
+    Object.defineProperty(target, key, { value, enumerable: false, configurable: true, writable: true });
+  } catch {
+    // A frozen error object cannot carry it; the error itself still surfaces unchanged.
+  }
+}
+
+function count(value: unknown, field: string): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) throw snapshotProblem(field, `is ${describeKind(value)}, not a whole number ≥ 0`);
+  return value;
 }

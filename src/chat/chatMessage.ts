@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { cloneValue } from "../util/cloneValue";
+import { describeKind } from "../util/describeValue";
 import { formatPath } from "../util/formatPath";
+import { markImmutable } from "../util/immutable";
+import { jsonCopy } from "../util/jsonCopy";
+import { nestingDepthExceeds } from "../util/jsonShape";
+import { limits } from "../util/limits";
+import { setOwn } from "../util/ownProperty";
 
 /** Who a message is from. */
 export type ChatRole = "system" | "user" | "assistant" | "tool";
@@ -95,9 +101,10 @@ export class ChatMessage {
   private constructor(role: ChatRole, content: ChatMessageContent[], options: ChatMessageOptions = {}) {
     this.role = role;
     this.content = Object.freeze(content);
-    this.meta = options.meta === undefined ? emptyMeta : frozenCopy(options.meta);
+    this.meta = options.meta === undefined ? emptyMeta : frozenCopy(checkDepth(options.meta, "meta"));
     this.name = options.name;
     Object.freeze(this);
+    markImmutable(this);
   }
 
   /** A message from the user. */
@@ -120,6 +127,7 @@ export class ChatMessage {
 
   /** The result of running a tool call. */
   static fromTool(result: string, origin: ToolCall, options: ChatMessageOptions & { error?: boolean } = {}): ChatMessage {
+    if (typeof result !== "string") throw new TypeError(`ChatMessage.fromTool needs the result as a string, got ${describeKind(result)}.`);
     const toolCallResult = Object.freeze({ result, origin: freezeToolCall(origin), error: options.error ?? false });
     return new ChatMessage("tool", [Object.freeze({ type: "toolCallResult" as const, toolCallResult })], options);
   }
@@ -198,10 +206,17 @@ export class ChatMessage {
 const emptyMeta: Readonly<Record<string, unknown>> = Object.freeze({});
 
 function textPart(text: string): ChatMessageContent {
+  if (typeof text !== "string") throw new TypeError(`ChatMessage text must be a string, got ${describeKind(text)}.`);
   return Object.freeze({ type: "text" as const, text });
 }
 
 function freezeToolCall(call: ToolCall): ToolCall {
+  const shape = call as Partial<Record<keyof ToolCall, unknown>> | null;
+  const argsOk = typeof shape?.arguments === "string" || (typeof shape?.arguments === "object" && shape.arguments !== null && !Array.isArray(shape.arguments));
+  if (typeof shape?.toolName !== "string" || !(shape.id === undefined || typeof shape.id === "string") || !argsOk) {
+    throw new TypeError(`ChatMessage received a tool call that is not { id?: string, toolName: string, arguments: object or JSON text }, got ${describeKind(call)}.`);
+  }
+  if (typeof call.arguments !== "string") checkDepth(call.arguments, `the arguments of tool call '${String(call.toolName).slice(0, limits.maxEchoedNameLength)}'`);
   if (isDeepFrozen(call)) return call;
   const args = typeof call.arguments === "string" ? call.arguments : frozenCopy(call.arguments);
   return Object.freeze(call.id === undefined ? { toolName: call.toolName, arguments: args } : { id: call.id, toolName: call.toolName, arguments: args });
@@ -225,16 +240,21 @@ function frozenCopy<T>(value: T): T {
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return cloneValue(value);
   const copy: Record<string, unknown> = proto === null ? Object.create(null) : {};
-  for (const key of Object.keys(value)) copy[key] = frozenCopy((value as Record<string, unknown>)[key]);
+  for (const key of Object.keys(value)) setOwn(copy, key, frozenCopy((value as Record<string, unknown>)[key]));
   return Object.freeze(copy) as T;
+}
+
+// Copies and JSON forms walk these values recursively; the limit keeps that far from the stack's end.
+function checkDepth<T>(value: T, what: string): T {
+  if (nestingDepthExceeds(value, limits.maxArgumentDepth)) {
+    throw new TypeError(
+      `ChatMessage received ${what} nested deeper than ${limits.maxArgumentDepth} levels, the limit; a chat generator should pass such tool-call arguments as their raw JSON text, which the tool-calling step answers with an error the model can act on.`,
+    );
+  }
+  return value;
 }
 
 function isDeepFrozen(value: unknown): boolean {
   if (value === null || typeof value !== "object") return true;
   return Object.isFrozen(value) && Object.keys(value).every((key) => isDeepFrozen((value as Record<string, unknown>)[key]));
-}
-
-// toJSON output is plain JSON: a JSON round trip gives mutable copies in the caller's realm.
-function jsonCopy(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value)) as unknown;
 }

@@ -1,3 +1,4 @@
+import { canonicalJson } from "../util/canonicalJson";
 import type { ConfirmationDecision, ConfirmationPolicy, ConfirmationRequest } from "./confirmationTypes";
 
 /** Asks about every call (the default). */
@@ -31,17 +32,5 @@ export class AskOncePolicy implements ConfirmationPolicy {
 }
 
 function key(request: ConfirmationRequest): string {
-  return `${request.toolName}\u0000${stableJson(request.arguments)}`;
-}
-
-/** JSON with object keys sorted, so equal arguments give equal text. */
-export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  if (value !== null && typeof value === "object" && !(value instanceof Date)) {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`)
-      .join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
+  return `${request.toolName}\u0000${canonicalJson(request.arguments)}`;
 }

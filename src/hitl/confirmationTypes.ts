@@ -10,13 +10,20 @@ export interface ConfirmationRequest {
   readonly description: string;
   /** The model's arguments, validated (a `null` sent for an optional parameter is already absent). */
   readonly arguments: Readonly<Record<string, unknown>>;
-  readonly toolCallId: string | undefined;
+  /** The call's key: the model's call id, or `#<position in the step>` when it has none or shares it (as in `PendingConfirmation`). */
+  readonly toolCallId: string;
   /** The `confirmationContext` given to `agent.run`, unchanged (a socket, a user id, …). */
   readonly context: unknown;
+  /** The run's signal: aborted when the run is, so an `ask` can close its prompt (the run does not wait for it). */
+  readonly signal: AbortSignal;
 }
 
 /** A call waiting for a decision after a run stopped with `exitReason: "confirmation_required"`. */
 export interface PendingConfirmation {
+  /**
+   * The key to decide the call by in `decisions`: the model's call id, or `#<position in the step>`
+   * when the call has no id or shares it with another call of the step. Unique within the step.
+   */
   readonly toolCallId: string;
   readonly toolName: string;
   readonly arguments: Readonly<Record<string, unknown>>;

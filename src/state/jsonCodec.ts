@@ -1,7 +1,9 @@
 import { ChatMessage } from "../chat/chatMessage";
 import { formatPath } from "../util/formatPath";
 import { describeKind } from "../util/describeValue";
+import { setOwn } from "../util/ownProperty";
 import { type ZodSchema, zodDef } from "./zodIntrospection";
+import { isPlainObject } from "../util/isPlainObject";
 
 /** A value with a JSON form. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -26,7 +28,7 @@ export function toJsonValue(value: unknown, path: PropertyKey[] = [], fix = "", 
       if (typeof withToJSON.toJSON === "function") return toJsonValue(withToJSON.toJSON(), path, fix, seen);
       if (Array.isArray(value)) return value.map((item, i) => (item === undefined ? null : toJsonValue(item, [...path, i], fix, seen)));
       const out: { [key: string]: JsonValue } = {};
-      for (const [key, item] of Object.entries(value)) if (item !== undefined && typeof item !== "function") out[key] = toJsonValue(item, [...path, key], fix, seen);
+      for (const [key, item] of Object.entries(value)) if (item !== undefined && typeof item !== "function") setOwn(out, key, toJsonValue(item, [...path, key], fix, seen));
       return out;
     } finally {
       seen.delete(value);
@@ -82,15 +84,15 @@ export function fromJsonValue(schema: ZodSchema, json: unknown): unknown {
       const catchall = def.catchall as ZodSchema | undefined;
       const out: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(json)) {
-        const itemSchema = shape[key] ?? catchall;
-        out[key] = itemSchema ? fromJsonValue(itemSchema, item) : item;
+        const itemSchema = Object.hasOwn(shape, key) ? shape[key] : catchall;
+        setOwn(out, key, itemSchema ? fromJsonValue(itemSchema, item) : item);
       }
       return out;
     }
     case "record": {
       if (!isPlainObject(json)) return json;
       const out: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(json)) out[key] = fromJsonValue(def.valueType as ZodSchema, item);
+      for (const [key, item] of Object.entries(json)) setOwn(out, key, fromJsonValue(def.valueType as ZodSchema, item));
       return out;
     }
     case "union": {
@@ -115,8 +117,4 @@ function reviveCustom(schema: ZodSchema, json: unknown): unknown {
   } catch {
     return json;
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

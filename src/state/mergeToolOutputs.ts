@@ -1,5 +1,6 @@
 import type { OutputsToState } from "../tools/toolOutputs";
 import type { State } from "./state";
+import { isPlainObject } from "../util/isPlainObject";
 
 /** A failed write while merging a tool's outputs. */
 export interface MergeFailure {
@@ -28,10 +29,4 @@ export function mergeToolOutputs(state: State, result: unknown, outputsToState: 
     }
   }
   return undefined;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }

@@ -4,6 +4,9 @@ import type { ArgumentProblem } from "../errors";
 import type { ZodSchema } from "../state/zodIntrospection";
 import { describeKind } from "../util/describeValue";
 import { formatPath, pointerToPath } from "../util/formatPath";
+import { findShapeProblem } from "../util/jsonShape";
+import { limits } from "../util/limits";
+import { truncateForEcho } from "../util/truncate";
 import type { JsonSchema } from "./jsonSchema";
 import { stripOptionalNulls } from "./stripOptionalNulls";
 
@@ -25,7 +28,9 @@ function sharedAjv(): Ajv2020 {
     // strict: false lets user schemas carry annotations ajv does not know (x-*, examples, …).
     // useDefaults fills a schema's `default` for what the model left out; it writes only into the
     // copy stripOptionalNulls made, never into the model's (frozen) arguments.
-    ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, useDefaults: true });
+    // ownProperties: a property inherited from a prototype never satisfies `required`.
+    // strictNumbers: NaN and ±Infinity (JSON's 1e999 parses to Infinity) are not numbers.
+    ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, useDefaults: true, ownProperties: true, strictNumbers: true });
     addFormats(ajv);
   }
   return ajv;
@@ -41,11 +46,25 @@ export function compileJsonSchema(schema: JsonSchema): ValidateFunction {
   return validate;
 }
 
+/**
+ * Refuses what no schema check should see: arguments nested deeper than `maxArgumentDepth`, and a
+ * `__proto__` key at any depth (JSON keeps it as own data, but code that copies by assignment
+ * would make it a prototype).
+ */
+export function screenArguments(args: unknown): ArgumentProblem | undefined {
+  const problem = findShapeProblem(args, limits.maxArgumentDepth, true);
+  if (!problem) return undefined;
+  if (problem.kind === "depth") return { path: "(root)", message: `nest deeper than ${limits.maxArgumentDepth} levels, the limit for tool arguments` };
+  return { path: formatPath(problem.path.map(echoSegment)), message: 'is an unknown property ("__proto__" is never accepted as a property name)' };
+}
+
 /** A validator for a JSON Schema: optional `null`s are dropped, then ajv checks the rest. */
 export function jsonSchemaValidator(schema: JsonSchema): ArgumentValidator {
   const validate = compileJsonSchema(schema);
   return {
     validate(args) {
+      const screened = screenArguments(args);
+      if (screened) return { ok: false, problems: [screened] };
       const value = stripOptionalNulls(args, schema) as Record<string, unknown>;
       if (validate(value)) return { ok: true, value };
       return { ok: false, problems: problemsFromAjv(validate.errors ?? []) };
@@ -63,6 +82,8 @@ export function zodArgumentValidator(schema: ZodSchema, jsonForm: JsonSchema): A
   const checkJsonForm = compileOrUndefined(jsonForm);
   return {
     validate(args) {
+      const screened = screenArguments(args);
+      if (screened) return { ok: false, problems: [screened] };
       const value = stripOptionalNulls(args, jsonForm) as Record<string, unknown>;
       if (checkJsonForm && !checkJsonForm(value)) return { ok: false, problems: problemsFromAjv(checkJsonForm.errors ?? []) };
       const result = schema.safeParse(value);
@@ -71,9 +92,9 @@ export function zodArgumentValidator(schema: ZodSchema, jsonForm: JsonSchema): A
         ok: false,
         problems: result.error.issues.flatMap((issue) => {
           if (issue.code === "unrecognized_keys") {
-            return issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: unknownPropertyMessage(issue.path.length === 0, Object.keys(jsonForm.properties ?? {})) }));
+            return issue.keys.map((key) => ({ path: formatPath([...issue.path, key].map(echoSegment)), message: unknownPropertyMessage(issue.path.length === 0, Object.keys(jsonForm.properties ?? {})) }));
           }
-          return [{ path: formatPath(issue.path), message: `${issue.message.replace(/^Invalid input: /, "")}` }];
+          return [{ path: formatPath(issue.path.map(echoSegment)), message: `${issue.message.replace(/^Invalid input: /, "")}` }];
         }),
       };
     },
@@ -137,15 +158,20 @@ function collapseBranches(errors: readonly ErrorObject[]): ErrorObject[] {
   return result;
 }
 
+// Property names come from the model: a 10 MB name is echoed as its first characters.
+function echoSegment(segment: PropertyKey): PropertyKey {
+  return typeof segment === "string" ? truncateForEcho(segment) : segment;
+}
+
 function describeAjvError(error: ErrorObject): ArgumentProblem {
-  const path = pointerToPath(error.instancePath);
+  const path = pointerToPath(error.instancePath).map(echoSegment);
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case "required":
       return { path: formatPath([...path, params.missingProperty as string]), message: "is required" };
     case "additionalProperties": {
       const properties = Object.keys((error.parentSchema as JsonSchema | undefined)?.properties ?? {});
-      return { path: formatPath([...path, params.additionalProperty as string]), message: unknownPropertyMessage(path.length === 0, properties) };
+      return { path: formatPath([...path, echoSegment(params.additionalProperty as string)]), message: unknownPropertyMessage(path.length === 0, properties) };
     }
     case "type": {
       const types = ([] as string[]).concat(params.type as string | string[]);

@@ -76,7 +76,7 @@ function toolOf(member: DecoratedMember, target: unknown): Tool {
     source: `${member.label} (${entry.source})`,
     function: (args, context) => {
       const values = dates.size > 0 ? (reviveDates(args, entry.schema, dates) as Record<string, unknown>) : args;
-      return fn.apply(target, plan.map((p) => (p.role === "state" ? context.state : values[p.name])));
+      return fn.apply(target, plan.map((p) => (p.role === "state" ? context.state : Object.hasOwn(values, p.name) ? values[p.name] : undefined)));
     },
   });
 }

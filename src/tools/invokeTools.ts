@@ -1,10 +1,11 @@
 import { ChatMessage, type ToolCall } from "../chat/chatMessage";
-import type { StreamingCallback } from "../chat/streaming";
+import type { StreamingCallback, StreamingChunk } from "../chat/streaming";
 import type { ConfirmationDecision } from "../hitl/confirmationTypes";
 import { ConfigurationError, describeError } from "../errors";
 import { mergeToolOutputs } from "../state/mergeToolOutputs";
 import type { State } from "../state/state";
 import { abortErrorFrom, linkedAbort, raceWithSignal } from "../util/abort";
+import { setOwn } from "../util/ownProperty";
 import { redactValues } from "../util/redact";
 import { Semaphore } from "../util/semaphore";
 import { prepareArguments } from "./prepareArguments";
@@ -58,6 +59,7 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
   const semaphore = new Semaphore(options.concurrency);
   const committed = calls.map(() => deferred());
   const resolved = calls.map((call) => tools.get(call.toolName));
+  const waitsFor = dependencies(resolved);
 
   const executions = calls.map(async (call, index): Promise<Execution> => {
     const tool = resolved[index];
@@ -72,7 +74,7 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
       if (!modified.ok) return { ok: false, failure: invalidArguments(tool.name, modified.problems, Object.keys(tool.parameters.properties ?? {}), true), decision };
       args = modified.value;
     }
-    const dependency = lastConflictBefore(index, resolved);
+    const dependency = waitsFor[index];
     if (dependency !== undefined) await committed[dependency]!.promise;
     stepSignal.throwIfAborted();
     const release = await semaphore.acquire();
@@ -95,7 +97,7 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
       const text = committedCall.ok ? withDecisionNote(committedCall.text, execution.decision) : committedCall.failure.message;
       const message = ChatMessage.fromTool(text, decidedCall(call, execution.decision), { error: !committedCall.ok, ...(execution.decision && { meta: decisionMeta(call, execution.decision) }) });
       outcomes.push({ toolCall: call, message, failed: !committedCall.ok });
-      await options.streamingCallback?.({ type: "toolResult", index, toolCall: call, result: message.toolCallResult! });
+      await emit(options, { type: "toolResult", index, toolCall: call, result: message.toolCallResult! });
     }
   } catch (error) {
     // Stop the other calls and wake those waiting for a write that will not come, so that nothing
@@ -107,8 +109,14 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
   } finally {
     step.dispose();
   }
-  if (calls.length > 0) await options.streamingCallback?.({ type: "finish", finishReason: "tool_call_results" });
+  if (calls.length > 0) await emit(options, { type: "finish", finishReason: "tool_call_results" });
   return outcomes;
+}
+
+// A slow streaming callback must not hold up an abort.
+async function emit(options: InvokeToolsOptions, chunk: StreamingChunk): Promise<void> {
+  const pending = options.streamingCallback?.(chunk);
+  if (pending) await raceWithSignal(pending, options.signal, () => abortErrorFrom(options.signal));
 }
 
 // Merges the result into State and renders its text.
@@ -141,7 +149,7 @@ async function execute(
   const injected: Array<{ label: string; value: unknown }> = [];
   for (const [stateKey, parameter] of Object.entries(tool.inputsFromState)) {
     const value = state.get(stateKey);
-    args[parameter] = value;
+    setOwn(args, parameter, value);
     injected.push({ label: stateKey, value });
   }
   let timedOut = false;
@@ -177,19 +185,27 @@ function toolContext(tool: Tool, state: State, signal: AbortSignal, toolCall: To
   };
 }
 
-// The latest earlier call this one must wait for: one that writes a key this call reads, or any
+// For each call, the latest earlier call it must wait for: one that writes a key it reads, or any
 // call when either side uses the whole State. Waiting for the latest is enough, since results are
-// committed in call order.
-function lastConflictBefore(index: number, tools: ReadonlyArray<Tool | undefined>): number | undefined {
-  const tool = tools[index]!;
-  const reads = Object.keys(tool.inputsFromState);
-  for (let i = index - 1; i >= 0; i--) {
-    const earlier = tools[i];
-    if (!earlier) continue;
-    if (tool.usesState || earlier.usesState) return i;
-    if (reads.some((key) => key in earlier.outputsToState)) return i;
-  }
-  return undefined;
+// committed in call order. One pass, so a reply with 10,000 calls costs 10,000 steps, not 10,000².
+function dependencies(tools: ReadonlyArray<Tool | undefined>): Array<number | undefined> {
+  const lastWriter = new Map<string, number>();
+  let lastCall: number | undefined;
+  let lastWholeState: number | undefined;
+  return tools.map((tool, index) => {
+    if (!tool) return undefined;
+    let dependency = tool.usesState ? lastCall : lastWholeState;
+    if (!tool.usesState) {
+      for (const key of Object.keys(tool.inputsFromState)) {
+        const writer = lastWriter.get(key);
+        if (writer !== undefined && (dependency === undefined || writer > dependency)) dependency = writer;
+      }
+    }
+    for (const key of Object.keys(tool.outputsToState)) lastWriter.set(key, index);
+    if (tool.usesState) lastWholeState = index;
+    lastCall = index;
+    return dependency;
+  });
 }
 
 // A modified call tells the model what actually ran; the history keeps the model's own call too.

@@ -1,3 +1,4 @@
+import { setOwn } from "../util/ownProperty";
 import { type JsonSchema } from "./jsonSchema";
 
 /**
@@ -27,10 +28,10 @@ function walk(value: unknown, schema: JsonSchema, pointer: string, root: JsonSch
   if (typeof out === "object" && !(out instanceof Date)) {
     const copy: Record<string, unknown> = { ...(out as Record<string, unknown>) };
     for (const [key, item] of Object.entries(copy)) {
-      const propSchema = schema.properties?.[key];
-      if (propSchema) copy[key] = walk(item, propSchema, `${pointer}/properties/${escape(key)}`, root, pointers, depth + 1);
+      const propSchema = schema.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
+      if (propSchema) setOwn(copy, key, walk(item, propSchema, `${pointer}/properties/${escape(key)}`, root, pointers, depth + 1));
       else if (typeof schema.additionalProperties === "object") {
-        copy[key] = walk(item, schema.additionalProperties, `${pointer}/additionalProperties`, root, pointers, depth + 1);
+        setOwn(copy, key, walk(item, schema.additionalProperties, `${pointer}/additionalProperties`, root, pointers, depth + 1));
       }
     }
     return copy;

@@ -1,3 +1,4 @@
+import { setOwn } from "../util/ownProperty";
 import { allowsNull, type JsonSchema, resolveRef } from "./jsonSchema";
 
 /**
@@ -19,13 +20,13 @@ export function stripOptionalNulls(value: unknown, schema: JsonSchema, root: Jso
   const required = new Set(branch.required ?? []);
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    const propSchema = branch.properties[key];
+    const propSchema = Object.hasOwn(branch.properties, key) ? branch.properties[key] : undefined;
     if (!propSchema) {
-      out[key] = item;
+      setOwn(out, key, item);
     } else if (item === null && !required.has(key) && !allowsNull(propSchema, root)) {
       continue;
     } else {
-      out[key] = stripOptionalNulls(item, propSchema, root);
+      setOwn(out, key, stripOptionalNulls(item, propSchema, root));
     }
   }
   return out;

@@ -9,6 +9,8 @@ import {
   type ToolwrightError,
 } from "../errors";
 import { describeKind } from "../util/describeValue";
+import { limits } from "../util/limits";
+import { truncateForEcho } from "../util/truncate";
 
 /**
  * A tool call that failed, with the text the model is sent and the error thrown instead when the
@@ -29,7 +31,7 @@ export function rejectedByUser(toolName: string, feedback: string | undefined): 
 
 /** The model named a tool that is not among the run's tools. */
 export function toolNotFound(call: ToolCall, available: readonly string[]): ToolCallFailure {
-  const message = `Tool '${call.toolName}' not found. Available tools: ${available.join(", ") || "none"}.`;
+  const message = `Tool '${truncateForEcho(call.toolName)}' not found. Available tools: ${available.join(", ") || "none"}.`;
   return { message, error: new ToolNotFoundError(message, call.toolName, available) };
 }
 
@@ -41,7 +43,9 @@ export function invalidArguments(toolName: string, problems: readonly ArgumentPr
   if (problems.length === 1 && first?.path === "(root)") {
     message = `Tool '${toolName}' ${called} that ${first.message}. Send one JSON object with the tool's parameters: ${parameters.join(", ") || "none"}.`;
   } else {
-    const listed = problems.map((p) => `${p.path} ${p.message}`).join("; ");
+    const shown = problems.slice(0, limits.maxListedProblems).map((p) => `${p.path} ${p.message}`);
+    if (problems.length > shown.length) shown.push(`and ${problems.length - shown.length} more problems`);
+    const listed = shown.join("; ");
     message = byUser
       ? `Tool '${toolName}' was given invalid arguments by the user: ${listed}. The call did not run.`
       : `Tool '${toolName}' was called with invalid arguments: ${listed}. Call the tool again with corrected arguments.`;

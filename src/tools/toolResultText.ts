@@ -10,7 +10,7 @@ import type { OutputsToString } from "./toolOutputs";
 export function toolResultText(result: unknown, config: OutputsToString | undefined): string {
   let value = result;
   if (config?.source !== undefined) {
-    value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[config.source] : undefined;
+    value = typeof value === "object" && value !== null && Object.hasOwn(value, config.source) ? (value as Record<string, unknown>)[config.source] : undefined;
   }
   if (config?.handler) value = config.handler(value);
   if (config?.rawResult) {

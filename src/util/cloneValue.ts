@@ -1,15 +1,19 @@
+import { isImmutable } from "./immutable";
+import { setOwn } from "./ownProperty";
+
 /**
  * Deep-copies a value so that State and its callers never share mutable data. Plain objects,
- * arrays, `Date`, `Map` and `Set` are copied; frozen objects (every `ChatMessage`) are immutable
- * and shared as they are; other class instances (clients, handles) are held by reference. A value
- * that refers to itself is copied with the same shape (the copy refers to the copy).
+ * arrays, `Date`, `Map` and `Set` are copied, frozen or not (a frozen object can hold mutable
+ * parts); values marked immutable (every `ChatMessage`) are shared as they are; other class
+ * instances (clients, handles) are held by reference. A key named `__proto__` stays own data. A
+ * value that refers to itself is copied with the same shape (the copy refers to the copy).
  */
 export function cloneValue<T>(value: T): T {
   return cloneWith(value, new Map());
 }
 
 function cloneWith<T>(value: T, copies: Map<object, unknown>): T {
-  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return value;
+  if (value === null || typeof value !== "object" || isImmutable(value)) return value;
   const known = copies.get(value);
   if (known !== undefined) return known as T;
   if (Array.isArray(value)) {
@@ -35,6 +39,6 @@ function cloneWith<T>(value: T, copies: Map<object, unknown>): T {
   if (proto !== Object.prototype && proto !== null) return value;
   const copy: Record<string, unknown> = proto === null ? Object.create(null) : {};
   copies.set(value, copy);
-  for (const key of Object.keys(value)) copy[key] = cloneWith((value as Record<string, unknown>)[key], copies);
+  for (const key of Object.keys(value)) setOwn(copy, key, cloneWith((value as Record<string, unknown>)[key], copies));
   return copy as T;
 }

@@ -1,4 +1,4 @@
-import { type AgentSnapshot, BreakpointError, ChatMessage, ConfigurationError, snapshotOf, ToolInvocationError } from "toolwright";
+import { type AgentSnapshot, BreakpointError, ChatMessage, ConfigurationError, SnapshotError, snapshotOf, ToolInvocationError } from "toolwright";
 import { notesAgent, notesInput, notesScript, rejectionOf, runSummary } from "../helpers/notesAgent";
 
 async function uninterrupted() {
@@ -110,20 +110,23 @@ describe("AgentSnapshot", () => {
       );
     });
 
-    it("rejects with a ConfigurationError for a value that is not a snapshot, naming the first problem", async () => {
+    it("rejects with a SnapshotError for a value that is not a snapshot, naming the field at fault", async () => {
       const { agent, chatGenerator } = notesAgent();
       const snapshot = await snapshotAt({ at: "chat_generator", visit: 1 });
-      const cases: Array<[unknown, string]> = [
-        ["not a snapshot", "(root): Invalid input: expected object, received string"],
-        [{ ...snapshot, version: 2 }, "version: Invalid input: expected 1"],
-        [{ ...snapshot, stepCount: -1 }, "stepCount: Too small: expected number to be >=0"],
-        [{ ...snapshot, next: "tool" }, 'next is "tool" but toolStep is missing'],
+      const cases: Array<[unknown, string, string]> = [
+        ["not a snapshot", "(root)", 'is string "not a snapshot", not a snapshot object'],
+        [{ ...snapshot, version: 2 }, "version", "is number 2; this toolwright reads version 1"],
+        [{ ...snapshot, stepCount: -1 }, "stepCount", "is number -1, not a whole number ≥ 0"],
+        [{ ...snapshot, next: "tool" }, "toolStep", 'is undefined; next is "tool", so it is { replies, decisions, pending }'],
+        [{ ...snapshot, extra: 1 }, "extra", "is not a snapshot field"],
+        [{ ...snapshot, visits: { chatGenerator: 1, tools: { search: "2" } } }, "visits.tools.search", 'is string "2", not a whole number ≥ 0'],
       ];
 
-      for (const [value, problem] of cases) {
+      for (const [value, field, problem] of cases) {
         const error = await rejectionOf(agent.run({ snapshot: value as AgentSnapshot }));
-        expect(error).toBeInstanceOf(ConfigurationError);
-        expect(error.message).toBe(`Agent.run was given a snapshot that is not an agent snapshot (${problem}); pass the snapshot a stopped run produced, unchanged.`);
+        expect(error).toBeInstanceOf(SnapshotError);
+        expect((error as SnapshotError).field).toBe(field);
+        expect(error.message).toBe(`Agent.run was given a snapshot whose ${field} ${problem}; resume only with a snapshot a stopped run produced, unchanged.`);
       }
       expect(chatGenerator.requests).toHaveLength(0);
     });

@@ -12,6 +12,7 @@ import {
   ConfigurationError,
   DeferredConfirmationStrategy,
   NeverAskPolicy,
+  SnapshotError,
   snapshotOf,
   type StateSchema,
   Tool,
@@ -181,8 +182,9 @@ describe("confirmationStrategies", () => {
       await agent.run({ ...input(), confirmationContext: context });
 
       expect(star.requests).toHaveLength(1);
-      const [request] = star.requests;
+      const { signal, ...request } = star.requests[0]!;
       expect(request).toEqual({ toolName: "issue_refund", description: "Refund an order.", arguments: { orderId: "A-100", amount: 49 }, toolCallId: "r1", context });
+      expect(signal).toBeInstanceOf(AbortSignal);
       expect(Object.keys(request!.arguments)).toEqual(["orderId", "amount"]);
       expect(request!.context).toBe(context);
     });
@@ -537,7 +539,7 @@ describe("AskOncePolicy", () => {
 
   it("treats the same arguments for another tool as a different call", () => {
     const policy = new AskOncePolicy();
-    const request = (toolName: string, args: Record<string, unknown>): ConfirmationRequest => ({ toolName, description: "", arguments: args, toolCallId: undefined, context: undefined });
+    const request = (toolName: string, args: Record<string, unknown>): ConfirmationRequest => ({ toolName, description: "", arguments: args, toolCallId: "#0", context: undefined, signal: new AbortController().signal });
 
     policy.recordDecision(request("issue_refund", { orderId: "A-1", items: [{ b: 1, a: 2 }] }), { action: "confirm" });
 
@@ -743,14 +745,20 @@ describe("DeferredConfirmationStrategy", () => {
 
     it("rejects with a ConfigurationError for a decision that is not valid", async () => {
       const { agent, snapshot } = await paused();
-      const invalid: unknown[] = [{ action: "approve" }, { action: "modify" }, { action: "reject", feedback: 3 }, "confirm"];
+      const shape = 'a decision is { action: "confirm" | "reject", feedback? } or { action: "modify", arguments: {...}, feedback? }';
+      const invalid: Array<[unknown, string]> = [
+        [{ action: "approve" }, shape],
+        [{ action: "modify" }, "a modify decision needs arguments: an object of the tool's parameters"],
+        [{ action: "reject", feedback: 3 }, "feedback must be a string"],
+        [{ action: "confirm", arguments: {} }, `a confirm decision has no 'arguments' field; ${shape}`],
+        [{ action: "modify", arguments: JSON.parse('{"__proto__":{"amount":1}}') }, 'its arguments are refused: __proto__ is an unknown property ("__proto__" is never accepted as a property name)'],
+        ["confirm", shape],
+      ];
 
-      for (const decision of invalid) {
+      for (const [decision, problem] of invalid) {
         const error = await rejectionOf(agent.run({ snapshot, decisions: { r1: decision as ConfirmationDecision } }));
         expect(error).toBeInstanceOf(ConfigurationError);
-        expect(error.message).toBe(
-          'Agent.run has a decision for \'r1\' that is not valid: a decision is { action: "confirm" | "reject", feedback? } or { action: "modify", arguments: {...}, feedback? }.',
-        );
+        expect(error.message).toBe(`Agent.run has a decision for 'r1' that is not valid: ${problem}.`);
       }
     });
 
@@ -759,19 +767,18 @@ describe("DeferredConfirmationStrategy", () => {
 
       const error = await rejectionOf(agent.run({ snapshot, decisions: [{ action: "confirm" }] as never }));
 
-      expect(error.message).toBe("Agent.run has decisions that are not an object of { toolCallId: decision }, got an array.");
+      expect(error.message).toBe("Agent.run has decisions that are not an object (or Map) of { toolCallId: decision }, got an array.");
     });
 
-    it("rejects with a ConfigurationError for a snapshot that was tampered with", async () => {
+    it("rejects with a SnapshotError for a snapshot that was tampered with", async () => {
       const { agent, snapshot } = await paused();
       const tampered = JSON.parse(JSON.stringify(snapshot)) as { toolStep: { pending: Array<{ arguments: unknown }> } };
       tampered.toolStep.pending[0]!.arguments = "everything";
 
       const error = await rejectionOf(agent.run({ snapshot: tampered as unknown as AgentSnapshot, decisions: { r1: { action: "confirm" } } }));
 
-      expect(error.message).toBe(
-        "Agent.run was given a snapshot that is not an agent snapshot (toolStep.pending.0.arguments: Invalid input: expected record, received string); pass the snapshot a stopped run produced, unchanged.",
-      );
+      expect(error).toBeInstanceOf(SnapshotError);
+      expect(error.message).toBe("Agent.run was given a snapshot whose toolStep.pending[0] is not { toolCallId, toolName, arguments }; resume only with a snapshot a stopped run produced, unchanged.");
     });
   });
 });

@@ -561,11 +561,13 @@ describe("State", () => {
       expect(state.get("messages")).toEqual([message]);
     });
 
-    it("shares frozen objects rather than copying them", () => {
-      const frozen = Object.freeze({ n: 1 });
+    it("copies frozen objects too, since a frozen top can hold mutable parts", () => {
+      const inner = { n: 1 };
+      const frozen = Object.freeze({ inner });
       const state = new State(isolatedState);
       state.set("payload", frozen);
-      expect(state.get("payload")).toBe(frozen);
+      inner.n = 2;
+      expect(state.get("payload")).toEqual({ inner: { n: 1 } });
     });
 
     it("keeps a circular value's shape when copying it", () => {
