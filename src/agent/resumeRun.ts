@@ -38,6 +38,8 @@ export function resumeRun(value: unknown, decisions: unknown, context: ResumeCon
   const parsed = parseSnapshot(value);
   if (context.signer) context.signer.verify(value as AgentSnapshot, parsed.signature);
   const state = stateFrom(parsed.state, context.schema);
+  const messages = peekStateValue(state, "messages") as ChatMessage[] | undefined;
+  if (!messages?.length) throw snapshotProblem("state.messages", "is missing or empty; a run always has its conversation");
   const { position } = parsed;
   const step = position.toolStep;
   const given = checkDecisions(decisions);
@@ -45,7 +47,7 @@ export function resumeRun(value: unknown, decisions: unknown, context: ResumeCon
     if (given.size > 0) throw notPending([...given.keys()][0]!, []);
     return { state, start: { ...position, resumed: true } };
   }
-  const derived = checkStep(peekStateValue(state, "messages") as ChatMessage[], step, context.tools);
+  const derived = checkStep(messages, step, context.tools);
   for (const key of given.keys()) if (!derived.has(key)) throw notPending(key, step.pending);
   const missing = step.pending.filter((p) => !given.has(p.toolCallId));
   if (missing.length > 0) {

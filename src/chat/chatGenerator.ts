@@ -22,8 +22,8 @@ export interface TokenUsage {
 /** One call to a chat model. */
 export interface ChatGeneratorRequest {
   /**
-   * The whole conversation so far. The array is the run's own history, passed without copying so
-   * that a step costs the same at step 400 as at step 4: read it during the call, copy it to keep it.
+   * The whole conversation so far, as a frozen copy of the run's history: a generator can keep it,
+   * and cannot change the run's history through it.
    */
   readonly messages: readonly ChatMessage[];
   /** The tools the model may call this step. */

@@ -3,6 +3,7 @@ import { cloneValue } from "../util/cloneValue";
 import { describeKind } from "../util/describeValue";
 import { formatPath } from "../util/formatPath";
 import { markImmutable } from "../util/immutable";
+import { isPlainObject } from "../util/isPlainObject";
 import { jsonCopy } from "../util/jsonCopy";
 import { nestingDepthExceeds } from "../util/jsonShape";
 import { limits } from "../util/limits";
@@ -67,15 +68,18 @@ export interface ChatMessageJSON {
   >;
 }
 
+// z.record drops a `__proto__` key; a plain-object check keeps the object (copied later) as it is.
+const jsonObject = z.custom<Record<string, unknown>>(isPlainObject, { message: "Invalid input: expected an object" });
+
 const toolCallJsonSchema = z.object({
   tool_name: z.string(),
-  arguments: z.union([z.record(z.string(), z.unknown()), z.string()]),
+  arguments: z.union([jsonObject, z.string()]),
   id: z.string().nullable().optional(),
 });
 
 const chatMessageJsonSchema = z.object({
   role: z.enum(["system", "user", "assistant", "tool"]),
-  meta: z.record(z.string(), z.unknown()).optional(),
+  meta: jsonObject.optional(),
   name: z.string().nullable().optional(),
   content: z.array(
     z.union([

@@ -4,7 +4,9 @@ import { ConfigurationError } from "../errors";
 import type { State } from "../state/state";
 import type { StateSchema } from "../state/stateSchema";
 import { isZodSchema, zodDef } from "../state/zodIntrospection";
+import { deepFreeze } from "../util/deepFreeze";
 import { describeKind } from "../util/describeValue";
+import { jsonCopy } from "../util/jsonCopy";
 import { type ArgumentValidator, compileJsonSchema, jsonSchemaValidator, zodArgumentValidator } from "./argumentValidator";
 import type { JsonSchema } from "./jsonSchema";
 import { type StrictCompatibility, strictCompatibility } from "./strictCompatibility";
@@ -102,7 +104,8 @@ export class Tool<P extends ToolParameters = ToolParameters> {
     const { modelSchema, validator } = buildParameters(subject, options.parameters, new Set(Object.values(inputsFromState)));
     this.name = options.name;
     this.description = options.description;
-    this.parameters = modelSchema;
+    // A frozen copy: a chat generator handed the tool specs cannot change what later requests send.
+    this.parameters = deepFreeze(jsonCopy(modelSchema));
     this.inputsFromState = inputsFromState;
     this.outputsToState = checkOutputsToState(subject, options.outputsToState);
     this.outputsToString = checkOutputsToString(subject, options.outputsToString);

@@ -321,7 +321,7 @@ describe("ChatMessage", () => {
       [42, "(root): Invalid input: expected object, received number"],
       [{ role: "robot", content: [] }, 'role: Invalid option: expected one of "system"|"user"|"assistant"|"tool"'],
       [{ role: "user" }, "content: Invalid input: expected array, received undefined"],
-      [{ role: "user", meta: [], content: [] }, "meta: Invalid input: expected record, received array"],
+      [{ role: "user", meta: [], content: [] }, "meta: Invalid input: expected an object"],
     ])("throws a TypeError naming the problem for %j", (input, problem) => {
       expect(() => ChatMessage.fromJSON(input)).toThrow(
         new TypeError(
