@@ -1,6 +1,6 @@
-import { Agent, ChatMessage, DeferredConfirmationStrategy, Tool, type ToolCall } from "toolwright";
+import { Agent, ChatMessage, DeferredConfirmationStrategy, snapshotOf, Tool, type ToolCall } from "toolwright";
 import { ScriptedChatGenerator } from "toolwright/testing";
-import { callsReply, guardedAgent, guardedInput, recordingStrategy } from "./securityAgent";
+import { callsReply, guardedAgent, guardedInput, recordingStrategy, rejectionOf } from "./securityAgent";
 
 const prototypeNames = ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf", "__defineGetter__", "isPrototypeOf"];
 const transfer = (id: string | undefined, amount = 5): ToolCall => ({ ...(id !== undefined && { id }), toolName: "transfer", arguments: { to: "bob", amount } });
@@ -60,9 +60,9 @@ describe("confirmation lookups keyed by text from outside", () => {
       script: [callsReply({ id: "c1", toolName: "constructor", arguments: {} }, { id: "c2", toolName: "__proto__", arguments: {} }, transfer("c3")), ChatMessage.fromAssistant("Done.")],
     });
 
-    const error = await agent.run({ ...guardedInput(), breakpoint: { at: "chat_generator", visit: 1 } }).catch((e: unknown) => e as { snapshot: { visits: unknown } });
+    const error = await rejectionOf(agent.run({ ...guardedInput(), breakpoint: { at: "chat_generator", visit: 1 } }));
 
-    expect(error.snapshot.visits).toEqual({ chatGenerator: 1, tools: { transfer: 1, "*": 1 } });
+    expect(snapshotOf(error)!.visits).toEqual({ chatGenerator: 1, tools: { transfer: 1, "*": 1 } });
   });
 });
 

@@ -6,11 +6,14 @@ import {
   type ConfirmationDecision,
   type ConfirmationRequest,
   BlockingConfirmationStrategy,
+  type JsonSchema,
   type StateSchema,
   Tool,
   type ToolCall,
 } from "toolwright";
 import { ScriptedChatGenerator, type ScriptEntry } from "toolwright/testing";
+
+export { rejectionOf } from "../helpers/notesAgent";
 
 /** State of the guarded agent: a secret account owner injected into `transfer`, and the transfers it made. */
 export const guardedState = {
@@ -37,7 +40,7 @@ export const transferParameters = {
   },
   required: ["to", "amount", "owner"],
   additionalProperties: false,
-} as const;
+} satisfies JsonSchema;
 
 /**
  * `transfer` (guarded, reads the secret `owner`, appends to `transfers`), `lookup` (free, nested
@@ -108,15 +111,6 @@ export function recordingStrategy(decide: (request: ConfirmationRequest) => Conf
   return { strategy, requests };
 }
 
-/** The rejection of a promise that must reject. */
-export async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected the promise to reject");
-}
 
 /** True when every object inside `value` is a plain object or array of this realm (or null-prototype). */
 export function hasOnlyPlainPrototypes(value: unknown): boolean {
