@@ -1,12 +1,17 @@
 import "./tools.generated";
+import { randomBytes } from "node:crypto";
 import { Agent, DeferredConfirmationStrategy, type ChatGenerator } from "toolwright";
 import { chooseChatGenerator } from "../shared/chooseChatGenerator";
 import { RefundTools, serviceState } from "./refundTools";
 import { RefundDeskModel } from "./ruleModel";
 import { createRefundServer } from "./server";
 
-/** The refund desk agent: refunds wait for a person's approval; lookups run freely. */
-export function refundDeskAgent(chatGenerator: ChatGenerator = new RefundDeskModel()) {
+/**
+ * The refund desk agent: refunds wait for a person's approval; lookups run freely. Its snapshots
+ * are signed (SNAPSHOT_KEY, or a random key per process), so a paused run read back from a shared
+ * store that someone edited is refused instead of resumed.
+ */
+export function refundDeskAgent(chatGenerator: ChatGenerator = new RefundDeskModel(), snapshotKey: string | Uint8Array = process.env.SNAPSHOT_KEY ?? randomBytes(32)) {
   return new Agent({
     chatGenerator,
     tools: [new RefundTools()],
@@ -14,6 +19,7 @@ export function refundDeskAgent(chatGenerator: ChatGenerator = new RefundDeskMod
     systemPrompt: "You handle refunds. Look the order up, then refund what was paid.",
     confirmationStrategies: { issue_refund: new DeferredConfirmationStrategy() },
     maxAgentSteps: 8,
+    snapshotKey,
   });
 }
 

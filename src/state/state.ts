@@ -3,6 +3,7 @@ import { StateKeyError, StateTypeError } from "../errors";
 import { cloneValue } from "../util/cloneValue";
 import { describeKind } from "../util/describeValue";
 import { formatPath } from "../util/formatPath";
+import { setOwn } from "../util/ownProperty";
 import { fromJsonValue, type JsonValue, toJsonValue } from "./jsonCodec";
 import { type MergeHandler, mergeLists } from "./mergeHandlers";
 import {
@@ -74,7 +75,7 @@ export class State<S extends StateSchema = any> { // eslint-disable-line @typesc
     const data: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(json)) {
       const entry = keys.get(key);
-      data[key] = entry ? fromJsonValue(entry.type, value) : value;
+      setOwn(data, key, entry ? fromJsonValue(entry.type, value) : value);
     }
     return new State(schema, data as StateInitialValues<S>);
   }
@@ -121,14 +122,14 @@ export class State<S extends StateSchema = any> { // eslint-disable-line @typesc
   /** A copy of every value, by key (keys without a value are absent). */
   get data(): Partial<StateValues<S>> {
     const out: Record<string, unknown> = {};
-    for (const [key, value] of this.#values) out[key] = cloneValue(value);
+    for (const [key, value] of this.#values) setOwn(out, key, cloneValue(value));
     return out as Partial<StateValues<S>>;
   }
 
   /** Plain JSON of every value: `Date`s as ISO strings, messages in their JSON shape. */
   toJSON(): StateJSON {
     const out: StateJSON = {};
-    for (const [key, value] of this.#values) out[key] = toJsonValue(value, [key], "keep only JSON-representable values in State to serialize it");
+    for (const [key, value] of this.#values) setOwn(out, key, toJsonValue(value, [key], "keep only JSON-representable values in State to serialize it"));
     return out;
   }
 

@@ -4,7 +4,7 @@ import type { Server } from "node:http";
 import type { ChatGeneratorRequest } from "toolwright";
 import { refundDeskAgent } from "../../examples/service/main";
 import { RefundDeskModel } from "../../examples/service/ruleModel";
-import { createRefundServer } from "../../examples/service/server";
+import { createRefundServer, MemorySnapshotStore } from "../../examples/service/server";
 
 interface SseEvent {
   event: string;
@@ -189,5 +189,30 @@ describe("createRefundServer", () => {
     const seen = JSON.stringify(model.requests.map((request) => ({ messages: request.messages.map((m) => m.toJSON()), tools: request.tools })));
     expect(seen).not.toContain("c-7");
     expect(seen).not.toContain("customerId");
+  });
+
+  it("refuses a paused run whose stored snapshot was edited, since the agent signs its snapshots", async () => {
+    const store = new MemorySnapshotStore();
+    const tampering = createRefundServer(refundDeskAgent(new RefundDeskModel()), {
+      save: (runId, snapshot) => store.save(runId, { ...snapshot, stepCount: snapshot.stepCount + 1 }),
+      take: (runId) => store.take(runId),
+    });
+    await new Promise<void>((resolve) => tampering.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(tampering.address() as AddressInfo).port}`;
+    try {
+      const paused = await fetch(`${url}/chat`, { method: "POST", headers: { "x-customer-id": "c-42" }, body: JSON.stringify({ message: "Please refund order A-100" }) });
+      const { runId } = parseSse(await paused.text()).at(-1)!.data;
+
+      const response = await fetch(`${url}/runs/${runId}/decisions`, { method: "POST", body: JSON.stringify({ decisions: { call_refund: { action: "confirm" } } }) });
+
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({
+        error:
+          "Agent.run was given a snapshot whose signature does not match its content: the snapshot was changed after it was signed, or signed with another key; resume only with a snapshot a stopped run produced, unchanged.",
+      });
+    } finally {
+      tampering.closeAllConnections();
+      await new Promise((resolve) => tampering.close(resolve));
+    }
   });
 });
