@@ -214,16 +214,26 @@ function textPart(text: string): ChatMessageContent {
   return Object.freeze({ type: "text" as const, text });
 }
 
+// Tool calls this module froze itself: checked once, shared as they are (a tool result's origin is
+// the assistant message's own call).
+const frozenCalls = new WeakSet<ToolCall>();
+
 function freezeToolCall(call: ToolCall): ToolCall {
+  if (frozenCalls.has(call)) return call;
   const shape = call as Partial<Record<keyof ToolCall, unknown>> | null;
   const argsOk = typeof shape?.arguments === "string" || (typeof shape?.arguments === "object" && shape.arguments !== null && !Array.isArray(shape.arguments));
   if (typeof shape?.toolName !== "string" || !(shape.id === undefined || typeof shape.id === "string") || !argsOk) {
     throw new TypeError(`ChatMessage received a tool call that is not { id?: string, toolName: string, arguments: object or JSON text }, got ${describeKind(call)}.`);
   }
   if (typeof call.arguments !== "string") checkDepth(call.arguments, `the arguments of tool call '${String(call.toolName).slice(0, limits.maxEchoedNameLength)}'`);
-  if (isDeepFrozen(call)) return call;
+  const frozen = isDeepFrozen(call) ? call : Object.freeze(copyToolCall(call));
+  frozenCalls.add(frozen);
+  return frozen;
+}
+
+function copyToolCall(call: ToolCall): ToolCall {
   const args = typeof call.arguments === "string" ? call.arguments : frozenCopy(call.arguments);
-  return Object.freeze(call.id === undefined ? { toolName: call.toolName, arguments: args } : { id: call.id, toolName: call.toolName, arguments: args });
+  return call.id === undefined ? { toolName: call.toolName, arguments: args } : { id: call.id, toolName: call.toolName, arguments: args };
 }
 
 function toolCallToJSON(call: ToolCall): ToolCallJSON {

@@ -10,13 +10,41 @@ interface Frame {
   readonly parent: Frame | undefined;
 }
 
+// Values of this many objects or fewer are checked by a bounded recursion that allocates nothing
+// (tool arguments, on the per-call path); larger ones by the walk below.
+const quickCheckBudget = 2_000;
+
 /**
- * Walks a parsed JSON value without recursion (so any depth is safe) and reports the first object
- * or array nested deeper than `maxDepth` levels, or, with `refuseProtoKeys`, the first own
- * `__proto__` key. The top-level object is level 1.
+ * Finds the first object or array nested deeper than `maxDepth` levels (the top-level object is
+ * level 1), or, with `refuseProtoKeys`, the first own `__proto__` key. Safe at any depth and for
+ * shared or cyclic graphs: a cycle counts as too deep.
  */
 export function findShapeProblem(value: unknown, maxDepth: number, refuseProtoKeys: boolean): ShapeProblem | undefined {
   if (value === null || typeof value !== "object") return undefined;
+  const budget = { left: quickCheckBudget };
+  if (quickCheck(value, 1, maxDepth, refuseProtoKeys, budget)) return undefined;
+  return walk(value, maxDepth, refuseProtoKeys);
+}
+
+/** True when a value nests deeper than `limit` levels (a scalar is 0, `{}` is 1); checked without deep recursion. */
+export function nestingDepthExceeds(value: unknown, limit: number): boolean {
+  return findShapeProblem(value, limit, false) !== undefined;
+}
+
+// True when the value is certainly fine; false when it is not, or the budget ran out.
+function quickCheck(value: object, depth: number, maxDepth: number, refuseProtoKeys: boolean, budget: { left: number }): boolean {
+  if (depth > maxDepth || --budget.left < 0) return false;
+  const isArray = Array.isArray(value);
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (refuseProtoKeys && !isArray && key === "__proto__") return false;
+    const item = (value as Record<string, unknown>)[key];
+    if (item !== null && typeof item === "object" && !quickCheck(item, depth + 1, maxDepth, refuseProtoKeys, budget)) return false;
+  }
+  return true;
+}
+
+function walk(value: object, maxDepth: number, refuseProtoKeys: boolean): ShapeProblem | undefined {
   const stack: Frame[] = [{ value, depth: 1, key: undefined, parent: undefined }];
   // A value shared by several parents (or a cycle) is walked again only when reached deeper, so
   // a shared graph costs at most its size times maxDepth, never exponential time.
@@ -34,11 +62,6 @@ export function findShapeProblem(value: unknown, maxDepth: number, refuseProtoKe
     }
   }
   return undefined;
-}
-
-/** True when a value nests deeper than `limit` levels (a scalar is 0, `{}` is 1); checked without recursion. */
-export function nestingDepthExceeds(value: unknown, limit: number): boolean {
-  return findShapeProblem(value, limit, false) !== undefined;
 }
 
 function pathOf(frame: Frame): PropertyKey[] {
