@@ -11,4 +11,12 @@ export const limits = Object.freeze({
   maxEchoedNameLength: 64,
   /** At most this many argument problems are listed in one error message to the model. */
   maxListedProblems: 20,
+  /** Redaction takes on at most this many strings and numbers in one call's injected values; past it, the error detail is withheld. */
+  maxRedactedLeaves: 10_000,
+  /**
+   * Redaction searches for at most this many characters of forms (up to 11 forms of each string or
+   * number, about 7–10 times its length, plus the JSON texts); past it, the error detail is withheld.
+   * 1,000 records of ten short fields come to about 1.9 million.
+   */
+  maxRedactionChars: 4_000_000,
 });
