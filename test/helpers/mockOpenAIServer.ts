@@ -10,11 +10,15 @@ export interface RecordedRequest {
   readonly body: any;
 }
 
+/** How a raw answer ends: normally, with the connection reset after the body, or not at all (the server stalls). */
+export type RawEnding = "end" | "reset" | "stall";
+
 /** A scripted answer to one request. */
 export type MockResponse =
   | { readonly kind: "json"; readonly body: unknown }
   | { readonly kind: "sse"; readonly chunks: readonly unknown[]; readonly hang?: boolean }
-  | { readonly kind: "error"; readonly status: number; readonly error: { message: string; type: string; code: string | null } }
+  | { readonly kind: "error"; readonly status: number; readonly error: { message: string; type: string; code: string | null }; readonly headers?: Readonly<Record<string, string>> }
+  | { readonly kind: "raw"; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string | Uint8Array; readonly ending: RawEnding }
   | { readonly kind: "hang" };
 
 /** A tool call of a scripted reply; `arguments` is the raw JSON text the "model" sends. */
@@ -97,9 +101,19 @@ export function sseReply(reply: MockReply, options: { pieces?: number; interleav
   return { kind: "sse", chunks, ...(options.hang && { hang: true }) };
 }
 
-/** An HTTP error with an OpenAI-style body. */
-export function errorReply(status: number, message: string, type = "server_error", code: string | null = null): MockResponse {
-  return { kind: "error", status, error: { message, type, code } };
+/** An HTTP error with an OpenAI-style body; `headers` replace the default `retry-after-ms: 0`. */
+export function errorReply(status: number, message: string, type = "server_error", code: string | null = null, headers?: Readonly<Record<string, string>>): MockResponse {
+  return { kind: "error", status, error: { message, type, code }, ...(headers && { headers }) };
+}
+
+/** Any bytes: a JSON content type and status 200 unless given, ended as `ending` says. */
+export function rawReply(body: string | Uint8Array, options: { status?: number; headers?: Readonly<Record<string, string>>; ending?: RawEnding } = {}): MockResponse {
+  return { kind: "raw", status: options.status ?? 200, headers: options.headers ?? { "content-type": "application/json" }, body, ending: options.ending ?? "end" };
+}
+
+/** A 200 event stream with one `data:` event per entry (`[DONE]` only when listed), ended as `ending` says. */
+export function sseEvents(data: readonly string[], ending: RawEnding = "end"): MockResponse {
+  return rawReply(data.map((line) => `data: ${line}\n\n`).join(""), { headers: { "content-type": "text/event-stream" }, ending });
 }
 
 /** No answer at all until the client gives up (aborts). */
@@ -180,8 +194,13 @@ export class MockOpenAIServer {
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(response.body));
         return;
       case "error":
-        // retry-after-ms: 0 makes the SDK's retries immediate.
-        res.writeHead(response.status, { "content-type": "application/json", "retry-after-ms": "0" }).end(JSON.stringify({ error: response.error }));
+        // retry-after-ms: 0 makes retries immediate.
+        res.writeHead(response.status, { "content-type": "application/json", ...(response.headers ?? { "retry-after-ms": "0" }) }).end(JSON.stringify({ error: response.error }));
+        return;
+      case "raw":
+        res.writeHead(response.status, response.headers);
+        if (response.ending === "end") res.end(response.body);
+        else res.write(response.body, () => response.ending === "reset" && res.socket?.destroy());
         return;
       case "sse":
         res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });

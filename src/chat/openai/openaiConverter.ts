@@ -1,6 +1,10 @@
+import { randomUUID } from "node:crypto";
 import type OpenAI from "openai";
 import type { ToolSpec, TokenUsage } from "../chatGenerator";
+import { nestingDepthExceeds } from "../../util/jsonShape";
+import { limits } from "../../util/limits";
 import { ChatMessage, type ToolCall } from "../chatMessage";
+import type { ProviderUsage } from "./responseSchemas";
 import { toStrictSchema } from "./strictSchema";
 
 type MessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -65,15 +69,17 @@ export function toOpenAITools(tools: readonly ToolSpec[], strict: boolean): Tool
 }
 
 /**
- * Parses a tool call's arguments. Text that is not valid JSON is kept as the raw string, so the
- * tool-calling step can tell the model exactly what was wrong (never a silent drop). Empty text
- * counts as `{}` (some servers send it for calls without arguments).
+ * Parses a tool call's arguments. Text that is not valid JSON, not an object, or nested deeper than
+ * `limits.maxArgumentDepth` is kept as the raw string, so the tool-calling step can tell the model
+ * exactly what was wrong (never a silent drop, never a stack overflow). Empty text counts as `{}`
+ * (some servers send it for calls without arguments).
  */
 export function parseToolArguments(text: string): Record<string, unknown> | string {
   if (text.trim() === "") return {};
   try {
     const parsed: unknown = JSON.parse(text);
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : text;
+    const isObject = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
+    return isObject && !nestingDepthExceeds(parsed, limits.maxArgumentDepth) ? (parsed as Record<string, unknown>) : text;
   } catch {
     return text;
   }
@@ -94,13 +100,16 @@ export interface ReplyMeta {
  */
 export function assistantReply(parts: { content: string | null; refusal: string | null; toolCalls: Array<{ id?: string; name: string; arguments: string }> }, meta: ReplyMeta): ChatMessage {
   const text = parts.content || parts.refusal || undefined;
-  const toolCalls: ToolCall[] = parts.toolCalls.map((call) => ({ ...(call.id !== undefined && { id: call.id }), toolName: call.name, arguments: parseToolArguments(call.arguments) }));
+  // Chat Completions pairs results with calls by id; a server that leaves it out gets one made up,
+  // so the next request does not fail on the call.
+  const toolCalls: ToolCall[] = parts.toolCalls.map((call) => ({ id: call.id || `call_${randomUUID()}`, toolName: call.name, arguments: parseToolArguments(call.arguments) }));
   const cleanMeta = Object.fromEntries(Object.entries({ ...meta, refusal: parts.refusal ?? undefined }).filter(([, v]) => v !== undefined));
   return ChatMessage.fromAssistant(text, { toolCalls, meta: cleanMeta });
 }
 
-/** Converts the SDK's usage object. */
-export function toUsage(usage: OpenAI.Completions.CompletionUsage | null | undefined): TokenUsage | undefined {
+/** Converts the provider's usage object, keeping only the counts it reported. */
+export function toUsage(usage: ProviderUsage): TokenUsage | undefined {
   if (!usage) return undefined;
-  return { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, totalTokens: usage.total_tokens };
+  const counts = { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, totalTokens: usage.total_tokens };
+  return Object.fromEntries(Object.entries(counts).filter(([, count]) => typeof count === "number"));
 }

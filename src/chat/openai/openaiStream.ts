@@ -1,10 +1,9 @@
-import type OpenAI from "openai";
-import { AbortError } from "../../errors";
 import type { ChatGeneratorResponse } from "../chatGenerator";
-import type { StreamingCallback } from "../streaming";
+import type { StreamingCallback, StreamingChunk } from "../streaming";
+import type { CallLimits } from "./callLimits";
 import { assistantReply, toUsage } from "./openaiConverter";
-
-type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
+import { chunkSchema, type ProviderUsage, readProviderValue } from "./responseSchemas";
+import { type ProviderCall, providerFault, toChatGeneratorError } from "./toChatGeneratorError";
 
 interface ChoiceState {
   content: string | null;
@@ -16,58 +15,87 @@ interface ChoiceState {
 /**
  * Consumes a Chat Completions stream: forwards text and tool-call deltas to the callback as they
  * arrive, assembles tool calls by `index`, and returns the same replies a non-streaming call
- * would. Ends with a `finish` chunk. Rejects with an AbortError when `signal` aborts mid-stream.
+ * would, after a `finish` chunk. Every wait (for a chunk, for the callback) ends as soon as
+ * `limits` aborts. Rejects with a ChatGeneratorError when the stream fails, sends a chunk that is
+ * not a chat completion chunk, carries no choice, or ends before every choice has a `finish_reason`.
  */
-export async function collectStream(stream: AsyncIterable<Chunk>, callback: StreamingCallback, signal?: AbortSignal): Promise<ChatGeneratorResponse> {
+export async function collectStream(stream: AsyncIterable<unknown>, callback: StreamingCallback, limits: CallLimits, call: ProviderCall): Promise<ChatGeneratorResponse> {
+  const { model } = call;
+  const emit = async (chunk: StreamingChunk): Promise<void> => {
+    limits.throwIfAborted();
+    const pending = callback(chunk);
+    if (pending) await limits.wait(pending);
+  };
   const choices = new Map<number, ChoiceState>();
-  let model: string | undefined;
-  let usage: OpenAI.Completions.CompletionUsage | undefined;
-  for await (const chunk of stream) {
-    model ??= chunk.model;
-    if (chunk.usage) usage = chunk.usage;
-    for (const choice of chunk.choices ?? []) {
-      let state = choices.get(choice.index ?? 0);
-      if (!state) {
-        state = { content: null, refusal: null, toolCalls: new Map() };
-        choices.set(choice.index ?? 0, state);
+  let responseModel: string | undefined;
+  let usage: ProviderUsage = undefined;
+  const iterator = stream[Symbol.asyncIterator]();
+  try {
+    for (let eventNumber = 1; ; eventNumber++) {
+      const next = await limits.waitForChunk(iterator.next()).catch((error: unknown) => {
+        throw toChatGeneratorError(error, call, "stream");
+      });
+      if (next.done) break;
+      const chunk = readProviderValue(chunkSchema, next.value, model, `stream chunk ${eventNumber}`);
+      responseModel ??= chunk.model ?? undefined;
+      if (chunk.usage) usage = chunk.usage;
+      for (const choice of chunk.choices ?? []) {
+        const index = choice.index ?? 0;
+        let state = choices.get(index);
+        if (!state) {
+          state = { content: null, refusal: null, toolCalls: new Map() };
+          choices.set(index, state);
+        }
+        const delta = choice.delta ?? {};
+        if (delta.content) {
+          state.content = (state.content ?? "") + delta.content;
+          await emit({ type: "text", delta: delta.content });
+        }
+        if (delta.refusal) state.refusal = (state.refusal ?? "") + delta.refusal;
+        for (const [position, part] of (delta.tool_calls ?? []).entries()) {
+          const callIndex = part.index ?? position;
+          const toolCall = state.toolCalls.get(callIndex) ?? { name: "", arguments: "" };
+          if (part.id) toolCall.id = part.id;
+          if (part.function?.name) toolCall.name = mergeToolName(toolCall.name, part.function.name);
+          const argumentsDelta = part.function?.arguments ?? "";
+          toolCall.arguments += argumentsDelta;
+          state.toolCalls.set(callIndex, toolCall);
+          await emit({
+            type: "toolCallDelta",
+            index: callIndex,
+            ...(part.id && { id: part.id }),
+            ...(part.function?.name && { toolName: part.function.name }),
+            argumentsDelta,
+          });
+        }
+        if (choice.finish_reason) state.finishReason = choice.finish_reason;
       }
-      const delta = choice.delta ?? {};
-      if (typeof delta.content === "string" && delta.content !== "") {
-        state.content = (state.content ?? "") + delta.content;
-        await callback({ type: "text", delta: delta.content });
-      }
-      if (typeof delta.refusal === "string" && delta.refusal !== "") state.refusal = (state.refusal ?? "") + delta.refusal;
-      for (const [position, part] of (delta.tool_calls ?? []).entries()) {
-        const index = part.index ?? position;
-        const call = state.toolCalls.get(index) ?? { name: "", arguments: "" };
-        if (part.id) call.id = part.id;
-        // Assigned, as the SDK's own accumulator does: some compatible servers repeat the name on every delta.
-        if (part.function?.name) call.name = part.function.name;
-        const argumentsDelta = part.function?.arguments ?? "";
-        call.arguments += argumentsDelta;
-        state.toolCalls.set(index, call);
-        await callback({
-          type: "toolCallDelta",
-          index,
-          ...(part.id && { id: part.id }),
-          ...(part.function?.name && { toolName: part.function.name }),
-          argumentsDelta,
-        });
-      }
-      if (choice.finish_reason) state.finishReason = choice.finish_reason;
     }
+  } finally {
+    // Lets the SDK release the response when the loop ended early; it is aborted by then.
+    iterator.return?.().then(undefined, () => undefined);
   }
-  // The SDK ends the iteration quietly on abort; a partial reply must not pass for a whole one.
-  if (signal?.aborted) throw new AbortError("The model request was aborted.", { cause: signal.reason });
-  const replies = [...choices.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([index, state]) =>
-      assistantReply(
-        { content: state.content, refusal: state.refusal, toolCalls: [...state.toolCalls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call) },
-        { model, index, finishReason: state.finishReason, usage: index === 0 ? toUsage(usage) : undefined },
-      ),
-    );
-  const finishReason = choices.get(0)?.finishReason;
-  await callback({ type: "finish", finishReason: finishReason ?? "stop" });
-  return { replies, meta: { model, usage: toUsage(usage), finishReason } };
+  const ordered = [...choices.entries()].sort(([a], [b]) => a - b);
+  if (ordered.length === 0) throw providerFault(model, "the model answered with no choices, so there is no reply to use.");
+  const unfinished = ordered.find(([, state]) => state.finishReason === undefined);
+  if (unfinished) throw providerFault(model, `the stream ended before the model finished (no finish_reason for choice ${unfinished[0]}); the reply is incomplete.`);
+  const replies = ordered.map(([index, state]) =>
+    assistantReply(
+      { content: state.content, refusal: state.refusal, toolCalls: [...state.toolCalls.entries()].sort(([a], [b]) => a - b).map(([, toolCall]) => toolCall) },
+      { model: responseModel, index, finishReason: state.finishReason, usage: index === 0 ? toUsage(usage) : undefined },
+    ),
+  );
+  const finishReason = ordered[0]![1].finishReason!;
+  await emit({ type: "finish", finishReason });
+  return { replies, meta: { model: responseModel, usage: toUsage(usage), finishReason } };
+}
+
+/**
+ * Adds a streamed piece of a tool name to the name so far. Servers differ: most send the name
+ * once, some repeat it whole on every delta, some send it growing, some in pieces. So a first
+ * piece is the name, a piece equal to the name so far is a repeat (kept), a piece that starts with
+ * the name so far replaces it, and any other piece is appended.
+ */
+function mergeToolName(sofar: string, piece: string): string {
+  return sofar === "" || piece.startsWith(sofar) ? piece : sofar + piece;
 }

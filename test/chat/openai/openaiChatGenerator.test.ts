@@ -1,20 +1,14 @@
 import { createServer } from "node:net";
 import OpenAI from "openai";
-import { AbortError, ChatGeneratorError, type ChatGeneratorRequest, ChatMessage, ConfigurationError, type StreamingChunk, Tool, type ToolSpec } from "toolwright";
+import { AbortError, ChatGeneratorError, ChatMessage, ConfigurationError, type StreamingChunk, Tool, type ToolSpec } from "toolwright";
 import { OpenAIChatGenerator, type OpenAIChatGeneratorOptions } from "toolwright/openai";
-import { errorReply, hangingReply, jsonReply, type MockReply, MockOpenAIServer, sseReply } from "../../helpers/mockOpenAIServer";
+import { errorReply, hangingReply, jsonReply, type MockReply, sseReply } from "../../helpers/mockOpenAIServer";
+import { generatorOn, rejectionOf, request, useMockServer } from "./openaiTestKit";
 
-const server = new MockOpenAIServer();
-beforeAll(() => server.start());
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useMockServer();
 
 function generator(options: Partial<OpenAIChatGeneratorOptions> = {}): OpenAIChatGenerator {
-  return new OpenAIChatGenerator({ model: "test-model", apiKey: "test-key", baseURL: server.baseURL, maxRetries: 0, ...options });
-}
-
-function request(extra: Partial<ChatGeneratorRequest> = {}): ChatGeneratorRequest {
-  return { messages: [ChatMessage.fromUser("Weather in Paris?")], tools: [], ...extra };
+  return generatorOn(server, options);
 }
 
 function specOf(tool: Tool): ToolSpec {
@@ -28,15 +22,6 @@ function thrownBy(fn: () => unknown): Error {
     return error as Error;
   }
   throw new Error("expected the function to throw");
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected the promise to reject");
 }
 
 const weatherTool = new Tool({
@@ -306,27 +291,15 @@ describe("OpenAIChatGenerator", () => {
       expect(response).toEqual(await notStreamed(reply));
     });
 
-    it("takes a tool name that a compatible server repeats on every delta once, as the SDK does", async () => {
-      const delta = (part: object) => ({ model: "mock-model-1", choices: [{ index: 0, delta: { tool_calls: [{ index: 0, ...part }] }, finish_reason: null }] });
-      server.enqueue({
-        kind: "sse",
-        chunks: [
-          delta({ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":' } }),
-          delta({ function: { name: "get_weather", arguments: '"Paris"}' } }),
-          { model: "mock-model-1", choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
-        ],
-      });
-
-      const response = await generator().run(request({ streamingCallback: () => undefined }));
-
-      expect(response.replies[0]!.toolCalls).toEqual([{ id: "call_1", toolName: "get_weather", arguments: { city: "Paris" } }]);
-    });
-
     it("assembles the deltas of a call that carry no index (some compatible servers)", async () => {
       const delta = (part: object) => ({ model: "mock-model-1", choices: [{ index: 0, delta: { tool_calls: [part] }, finish_reason: null }] });
       server.enqueue({
         kind: "sse",
-        chunks: [delta({ id: "call_1", function: { name: "get_weather", arguments: '{"city":' } }), delta({ function: { arguments: '"Paris"}' } })],
+        chunks: [
+          delta({ id: "call_1", function: { name: "get_weather", arguments: '{"city":' } }),
+          delta({ function: { arguments: '"Paris"}' } }),
+          { model: "mock-model-1", choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+        ],
       });
 
       const response = await generator().run(request({ streamingCallback: () => undefined }));
@@ -559,6 +532,41 @@ describe("OpenAIChatGenerator", () => {
       expect(missing).toBeInstanceOf(ConfigurationError);
       expect(missing.message).toBe('OpenAIChatGenerator needs a model name, e.g. new OpenAIChatGenerator({ model: "gpt-4o-mini" }), got undefined.');
       expect(empty.message).toBe('OpenAIChatGenerator needs a model name, e.g. new OpenAIChatGenerator({ model: "gpt-4o-mini" }), got string "".');
+    });
+
+    it.each([
+      ["deadlineMs", 600000, 0, "number 0"],
+      ["streamIdleTimeoutMs", 300000, -1, "number -1"],
+      ["timeout", 600000, Number.NaN, "number NaN"],
+      ["deadlineMs", 600000, Number.POSITIVE_INFINITY, "number Infinity"],
+      ["streamIdleTimeoutMs", 300000, "5000", 'string "5000"'],
+      ["deadlineMs", 600000, 2 ** 31, "number 2147483648"],
+    ] as const)("throws ConfigurationError for %s %p", (name, example, value, got) => {
+      const error = thrownBy(() => generator({ [name]: value }));
+
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect((error as ConfigurationError).subject).toBe("OpenAIChatGenerator");
+      expect(error.message).toBe(`OpenAIChatGenerator needs ${name} to be a number of milliseconds greater than 0 and at most 2147483647, e.g. ${name}: ${example}, got ${got}.`);
+    });
+
+    it("throws ConfigurationError for a maxRetryDelayMs below 0, and accepts 0", () => {
+      const error = thrownBy(() => generator({ maxRetryDelayMs: -5 }));
+
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error.message).toBe("OpenAIChatGenerator needs maxRetryDelayMs to be a number of milliseconds from 0 to 2147483647, e.g. maxRetryDelayMs: 60000, got number -5.");
+      expect(() => generator({ maxRetryDelayMs: 0 })).not.toThrow();
+    });
+
+    it.each([
+      [1.5, "number 1.5"],
+      [-1, "number -1"],
+      [Number.POSITIVE_INFINITY, "number Infinity"],
+      ["2", 'string "2"'],
+    ])("throws ConfigurationError for maxRetries %p", (value, got) => {
+      const error = thrownBy(() => generator({ maxRetries: value as number }));
+
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error.message).toBe(`OpenAIChatGenerator needs maxRetries to be a whole number from 0 up, e.g. maxRetries: 2, got ${got}.`);
     });
 
     it("throws ConfigurationError for missing options", () => {

@@ -166,7 +166,7 @@ describe("assistantReply", () => {
 
   it("builds tool calls with parsed arguments and no text for empty content", () => {
     const reply = assistantReply(
-      { content: "", refusal: null, toolCalls: [{ id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}' }, { name: "get_time", arguments: "{bad" }] },
+      { content: "", refusal: null, toolCalls: [{ id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}' }, { id: "call_2", name: "get_time", arguments: "{bad" }] },
       { ...meta, finishReason: "tool_calls" },
     );
 
@@ -174,7 +174,7 @@ describe("assistantReply", () => {
       ChatMessage.fromAssistant(undefined, {
         toolCalls: [
           { id: "call_1", toolName: "get_weather", arguments: { city: "Paris" } },
-          { toolName: "get_time", arguments: "{bad" },
+          { id: "call_2", toolName: "get_time", arguments: "{bad" },
         ],
         meta: { model: "m", index: 0, finishReason: "tool_calls" },
       }),
@@ -205,5 +205,20 @@ describe("toUsage", () => {
   it("gives undefined for a missing usage", () => {
     expect(toUsage(undefined)).toBeUndefined();
     expect(toUsage(null)).toBeUndefined();
+  });
+});
+
+describe("hostile provider tool calls", () => {
+  it("keeps arguments nested deeper than the limit as their raw text", () => {
+    const deep = `{"a":${"[".repeat(5_000)}${"]".repeat(5_000)}}`;
+
+    expect(parseToolArguments(deep)).toBe(deep);
+    expect(parseToolArguments(`{"a":${"[".repeat(63)}${"]".repeat(63)}}`)).toEqual({ a: expect.any(Array) });
+  });
+
+  it("gives a tool call without an id one, so the next request can pair its result", () => {
+    const reply = assistantReply({ content: null, refusal: null, toolCalls: [{ name: "search", arguments: "{}" }] }, { index: 0 });
+
+    expect(reply.toolCall!.id).toMatch(/^call_[0-9a-f-]{36}$/);
   });
 });
