@@ -1,7 +1,9 @@
 import { benchCodegen } from "./codegen";
 import { benchLoopOverhead } from "./loopOverhead";
 import { benchParallelStep } from "./parallelStep";
+import { benchRedaction } from "./redaction";
 import { benchStateAppends } from "./stateAppends";
+import { benchWideReply } from "./wideReply";
 
 const sections = ["runtime", "codegen"] as const;
 type Section = (typeof sections)[number];
@@ -18,7 +20,7 @@ async function main(): Promise<void> {
   console.log(`toolwright benchmarks — node ${process.version}, ${process.platform}/${process.arch}`);
   if (chosen.includes("runtime")) {
     console.log("## runtime");
-    for (const bench of [benchLoopOverhead, benchParallelStep, benchStateAppends]) {
+    for (const bench of [benchLoopOverhead, benchParallelStep, benchStateAppends, benchWideReply, benchRedaction]) {
       for (const line of await bench()) console.log(line);
     }
     const heap = process.memoryUsage();
