@@ -1,5 +1,5 @@
 import { getEventListeners } from "node:events";
-import { Agent, type ChatGenerator, type ChatGeneratorRequest, ChatMessage, DeferredConfirmationStrategy, snapshotOf } from "toolwright";
+import { Agent, BlockingConfirmationStrategy, type ChatGenerator, type ChatGeneratorRequest, ChatMessage, DeferredConfirmationStrategy, snapshotOf } from "toolwright";
 import { callsReply, guardedAgent, guardedInput, guardedState, guardedTools, rejectionOf } from "./securityAgent";
 
 describe("history and state change only through State", () => {
@@ -73,35 +73,37 @@ describe("history and state change only through State", () => {
 describe("abort", () => {
   const never = () => new Promise<never>(() => undefined);
 
+  // Starts the run, aborts it 20 ms later, and says how long the rejection took after the abort.
+  async function abortedRun(start: (signal: AbortSignal) => Promise<unknown>): Promise<{ error: Error; ms: number }> {
+    const controller = new AbortController();
+    const run = start(controller.signal);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const aborted = Date.now();
+    controller.abort();
+    const error = await rejectionOf(run);
+    return { error, ms: Date.now() - aborted };
+  }
+
   it("rejects promptly when aborted while a Blocking strategy waits for a person, and tells the strategy", async () => {
     let askSignal: AbortSignal | undefined;
-    const { BlockingConfirmationStrategy } = await import("toolwright");
     const strategy = new BlockingConfirmationStrategy({ ask: (request) => ((askSignal = request.signal), never()) });
     const { agent, log } = guardedAgent({ script: [callsReply({ id: "t1", toolName: "transfer", arguments: { to: "bob", amount: 5 } })], confirmationStrategies: { transfer: strategy } });
-    const controller = new AbortController();
 
-    const run = agent.run({ ...guardedInput(), signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
-    const started = Date.now();
-    const error = await rejectionOf(run);
+    const { error, ms } = await abortedRun((signal) => agent.run({ ...guardedInput(), signal }));
 
     expect(error.name).toBe("AbortError");
-    expect(Date.now() - started).toBeLessThan(500);
+    expect(ms).toBeLessThan(500);
     expect(askSignal!.aborted).toBe(true);
     expect(log).toEqual([]);
   });
 
   it("rejects promptly when aborted while a streaming callback is slow", async () => {
     const { agent } = guardedAgent({ script: [callsReply({ id: "l1", toolName: "lookup", arguments: { query: "x" } }), ChatMessage.fromAssistant("Done.")], streamingCallback: never });
-    const controller = new AbortController();
 
-    const run = agent.run({ ...guardedInput(), signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
-    const started = Date.now();
-    const error = await rejectionOf(run);
+    const { error, ms } = await abortedRun((signal) => agent.run({ ...guardedInput(), signal }));
 
     expect(error.name).toBe("AbortError");
-    expect(Date.now() - started).toBeLessThan(500);
+    expect(ms).toBeLessThan(500);
   });
 
   it("leaves no abort listener on a signal shared by 200 streams", async () => {

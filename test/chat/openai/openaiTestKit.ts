@@ -2,6 +2,10 @@ import { type ChatGeneratorRequest, ChatMessage } from "toolwright";
 import { OpenAIChatGenerator, type OpenAIChatGeneratorOptions } from "toolwright/openai";
 import { MockOpenAIServer } from "../../helpers/mockOpenAIServer";
 
+import { rejectionOf } from "../../helpers/notesAgent";
+
+export { rejectionOf };
+
 /** A MockOpenAIServer started before the file's tests, reset before each and closed after all. */
 export function useMockServer(): MockOpenAIServer {
   const server = new MockOpenAIServer();
@@ -19,16 +23,6 @@ export function generatorOn(server: MockOpenAIServer, options: Partial<OpenAICha
 /** A one-message request without tools. */
 export function request(extra: Partial<ChatGeneratorRequest> = {}): ChatGeneratorRequest {
   return { messages: [ChatMessage.fromUser("Weather in Paris?")], tools: [], ...extra };
-}
-
-/** The error `promise` rejects with (fails when it resolves). */
-export async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected the promise to reject");
 }
 
 /** How many ms `promise` takes to settle, and the error it rejects with. */
