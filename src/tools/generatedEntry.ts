@@ -11,6 +11,11 @@ export interface GeneratedParameter {
   readonly optional: boolean;
   /** The literal default, when the parameter has one. */
   readonly default?: unknown;
+  /**
+   * For `stateKey` parameters: the JSON Schema of the parameter's type, so that the Agent can check
+   * the state key's type against it (`new Agent`) and the injected value (each call).
+   */
+  readonly schema?: JsonSchema;
 }
 
 /** One tool as the generated module describes it. Written by `toolwright codegen`; do not write by hand. */
