@@ -10,7 +10,8 @@ import { redactValues } from "../util/redact";
 import { Semaphore } from "../util/semaphore";
 import { prepareArguments } from "./prepareArguments";
 import { type Tool, type ToolContext, toolInternals } from "./tool";
-import { conversionFailed, invalidArguments, mergeFailed, rejectedByUser, type ToolCallFailure, toolNotFound, toolThrew } from "./toolCallFailure";
+import { injectionProblem } from "./injectedParameters";
+import { conversionFailed, injectionFailed, invalidArguments, mergeFailed, rejectedByUser, type ToolCallFailure, toolNotFound, toolThrew } from "./toolCallFailure";
 import { toolResultText } from "./toolResultText";
 
 /** How one step's tool calls are run. */
@@ -147,8 +148,11 @@ async function execute(
 ): Promise<Execution> {
   const args = { ...modelArgs };
   const injected: Array<{ label: string; value: unknown }> = [];
+  const declared = toolInternals(tool).injected;
   for (const [stateKey, parameter] of Object.entries(tool.inputsFromState)) {
     const value = state.get(stateKey);
+    const problem = injectionProblem(declared.get(parameter)!, value);
+    if (problem) return { ok: false, failure: injectionFailed(tool.name, stateKey, parameter, problem) };
     setOwn(args, parameter, value);
     injected.push({ label: stateKey, value });
   }

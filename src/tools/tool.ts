@@ -8,6 +8,7 @@ import { deepFreeze } from "../util/deepFreeze";
 import { describeKind } from "../util/describeValue";
 import { jsonCopy } from "../util/jsonCopy";
 import { type ArgumentValidator, compileJsonSchema, jsonSchemaValidator, zodArgumentValidator } from "./argumentValidator";
+import { type InjectedParameter, injectedParameters } from "./injectedParameters";
 import type { JsonSchema } from "./jsonSchema";
 import { type StrictCompatibility, strictCompatibility } from "./strictCompatibility";
 import { isValidToolName } from "./toolName";
@@ -58,6 +59,8 @@ export interface ToolOptions<P extends ToolParameters = ToolParameters> {
 interface ToolInternals {
   readonly validator: ArgumentValidator;
   readonly run: (args: Record<string, unknown>, context: ToolContext) => unknown;
+  /** The parameters `inputsFromState` fills, by parameter name. */
+  readonly injected: ReadonlyMap<string, InjectedParameter>;
 }
 
 /** Checks a tool name against the provider rule; returns the problem, or undefined. */
@@ -101,7 +104,7 @@ export class Tool<P extends ToolParameters = ToolParameters> {
     if (typeof options.description !== "string") throw new ConfigurationError(subject, `${subject} needs a description string for the model, got ${describeKind(options.description)}.`);
     if (typeof options.function !== "function") throw new ConfigurationError(subject, `${subject} needs a function to run, got ${describeKind(options.function)}.`);
     const inputsFromState = checkInputsFromState(subject, options.inputsFromState);
-    const { modelSchema, validator } = buildParameters(subject, options.parameters, new Set(Object.values(inputsFromState)));
+    const { modelSchema, validator, injected } = buildParameters(subject, options.parameters, new Set(Object.values(inputsFromState)));
     this.name = options.name;
     this.description = options.description;
     // A frozen copy: a chat generator handed the tool specs cannot change what later requests send.
@@ -113,7 +116,7 @@ export class Tool<P extends ToolParameters = ToolParameters> {
     this.strictCompatibility = strictCompatibility(modelSchema);
     this.source = options.source;
     const fn = options.function as (args: Record<string, unknown>, context: ToolContext) => unknown;
-    internals.set(this, { validator, run: fn });
+    internals.set(this, { validator, run: fn, injected });
     Object.freeze(this);
   }
 }
@@ -123,7 +126,7 @@ export function toolInternals(tool: Tool): ToolInternals {
   return internals.get(tool)!;
 }
 
-function buildParameters(subject: string, parameters: unknown, injected: Set<string>): { modelSchema: JsonSchema; validator: ArgumentValidator } {
+function buildParameters(subject: string, parameters: unknown, injected: Set<string>): Pick<ToolInternals, "validator" | "injected"> & { modelSchema: JsonSchema } {
   if (isZodSchema(parameters)) {
     if (zodDef(parameters).type !== "object") {
       throw new ConfigurationError(subject, `${subject} has zod parameters that are not an object: pass z.object({...}).`);
@@ -132,7 +135,8 @@ function buildParameters(subject: string, parameters: unknown, injected: Set<str
     checkInjectedNames(subject, injected, Object.keys(zodObject.shape));
     const visible = (injected.size > 0 ? zodObject.omit(Object.fromEntries([...injected].map((k) => [k, true])) as Record<string, true & never>) : zodObject).strict();
     const modelSchema = jsonSchemaOfZod(subject, visible);
-    return { modelSchema, validator: zodArgumentValidator(visible, modelSchema) };
+    const declared = injected.size > 0 ? injectedParameters(jsonSchemaOfZod(subject, zodObject), injected) : new Map();
+    return { modelSchema, validator: zodArgumentValidator(visible, modelSchema), injected: declared };
   }
   if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
     throw new ConfigurationError(subject, `${subject} needs parameters: a JSON Schema object or a zod object, got ${describeKind(parameters)}.`);
@@ -148,7 +152,7 @@ function buildParameters(subject: string, parameters: unknown, injected: Set<str
   } catch (error) {
     throw new ConfigurationError(subject, `${subject} has parameters that are not a valid JSON Schema: ${(error as Error).message}. Fix the schema, or pass a zod object.`, { cause: error });
   }
-  return { modelSchema, validator: jsonSchemaValidator(modelSchema) };
+  return { modelSchema, validator: jsonSchemaValidator(modelSchema), injected: injectedParameters(schema, injected) };
 }
 
 function checkInjectedNames(subject: string, injected: Set<string>, properties: string[]): void {

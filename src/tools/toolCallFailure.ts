@@ -67,6 +67,13 @@ export function argumentsShapeProblem(raw: unknown): ArgumentProblem | undefined
   return undefined;
 }
 
+/** A state value cannot fill a parameter (`problem`: "has no value", "holds a number, but …"); the call did not run. */
+export function injectionFailed(toolName: string, stateKey: string, parameter: string, problem: string): ToolCallFailure {
+  const fix = problem === "has no value" ? `give '${stateKey}' a value before the tool is called (a run input, or another tool's outputsToState)` : `map a state key of the parameter's type to '${parameter}'`;
+  const message = `Tool '${toolName}' did not run: its parameter '${parameter}' is filled from state key '${stateKey}', which ${problem}; ${fix}.`;
+  return { message, error: new ToolInvocationError(message, toolName, { cause: undefined }) };
+}
+
 /** The tool threw. `detail` is the tool's message with injected values already redacted. */
 export function toolThrew(toolName: string, detail: string, cause: unknown): ToolCallFailure {
   const message = `Tool '${toolName}' failed: ${detail}`;
