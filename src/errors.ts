@@ -65,6 +65,21 @@ export class SnapshotError extends ToolwrightError {
   }
 }
 
+/**
+ * The decisions given to `agent.run({ snapshot, decisions })` do not fit the paused run: a
+ * decision for a call that is not pending, a pending call without one, or a malformed decision.
+ * The caller's (or its client's) mistake: the paused run is unchanged and can be resumed again.
+ */
+export class DecisionError extends ToolwrightError {
+  /** The call key at fault, when there is one. */
+  readonly toolCallId: string | undefined;
+
+  constructor(toolCallId: string | undefined, message: string) {
+    super(message);
+    this.toolCallId = toolCallId;
+  }
+}
+
 /** The model called a tool that is not among the run's tools (raised with `raiseOnToolInvocationFailure`). */
 export class ToolNotFoundError extends ToolwrightError {
   readonly toolName: string;

@@ -27,6 +27,7 @@ export {
   AbortError,
   ChatGeneratorError,
   ConfigurationError,
+  DecisionError,
   SnapshotError,
   StaleSchemaError,
   StateKeyError,

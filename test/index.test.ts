@@ -80,6 +80,7 @@ describe("toolwright", () => {
       "ChatGeneratorError",
       "ChatMessage",
       "ConfigurationError",
+      "DecisionError",
       "DeferredConfirmationStrategy",
       "NeverAskPolicy",
       "SnapshotError",

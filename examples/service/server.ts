@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import * as http from "node:http";
-import { type Agent, type AgentSnapshot, ChatMessage, ConfigurationError, type ConfirmationDecision } from "toolwright";
+import { type Agent, type AgentSnapshot, ChatMessage, DecisionError, type ConfirmationDecision } from "toolwright";
 import type { serviceState } from "./refundTools";
 
 type ServiceAgent = Agent<typeof serviceState>;
@@ -61,7 +61,7 @@ async function handle(agent: ServiceAgent, store: SnapshotStore, req: http.Incom
   sendJson(res, 404, { error: "POST /chat or POST /runs/:runId/decisions" });
 }
 
-// With `onRefused`, a ConfigurationError before the first event (such as a decision the run
+// With `onRefused`, a DecisionError before the first event (such as a decision the run
 // refuses) is answered with 400 instead of a stream, after `onRefused` ran.
 async function streamRun(
   agent: ServiceAgent,
@@ -78,7 +78,7 @@ async function streamRun(
     try {
       next = await events.next();
     } catch (error) {
-      if (!onRefused || !(error instanceof ConfigurationError)) throw error;
+      if (!onRefused || !(error instanceof DecisionError)) throw error;
       await onRefused();
       return sendJson(res, 400, { error: error.message });
     }

@@ -1,7 +1,7 @@
 import type { ChatGenerator, ToolSpec } from "../chat/chatGenerator";
 import { ChatMessage } from "../chat/chatMessage";
 import type { StreamingCallback } from "../chat/streaming";
-import { AbortError, ConfigurationError, StateKeyError } from "../errors";
+import { AbortError, ConfigurationError, DecisionError, StateKeyError } from "../errors";
 import type { ConfirmationStrategies, ConfirmationStrategy } from "../hitl/confirmationTypes";
 import { State } from "../state/state";
 import { type NormalizedStateKey, normalizeStateSchema, type StateInitialValues, type StateSchema } from "../state/stateSchema";
@@ -82,13 +82,13 @@ export class Agent<S extends StateSchema = {}> {
    * every state key that has a value.
    */
   async run(input: AgentRunInput<S>): Promise<AgentResult<S>> {
-    if (typeof input !== "object" || input === null) throw new TypeError(`Agent.run(input) needs an input object such as { messages: [...] }, got ${describeKind(input)}.`);
+    if (typeof input !== "object" || input === null) throw new ConfigurationError("Agent.run", `Agent.run(input) needs an input object such as { messages: [...] }, got ${describeKind(input)}.`);
     checkRunOptions(input);
     const options = input as AgentRunOptions;
     const { tools, toolSpecs } = this.#toolsForRun(options.tools);
     const breakpoint = checkBreakpoint(options.breakpoint, [...tools.keys()]);
     if (options.decisions !== undefined && options.snapshot === undefined) {
-      throw new ConfigurationError("Agent.run", "Agent.run was given decisions without a snapshot; decisions continue a paused run, so pass them with its snapshot: agent.run({ snapshot, decisions }).");
+      throw new DecisionError(undefined, "Agent.run was given decisions without a snapshot; decisions continue a paused run, so pass them with its snapshot: agent.run({ snapshot, decisions }).");
     }
     const signal = input.signal ?? new AbortController().signal;
     const { state, start } = options.snapshot !== undefined ? this.#resume(input, tools, signal) : { state: this.#initialState(input) as unknown as State, start: freshStart };
@@ -185,7 +185,7 @@ export class Agent<S extends StateSchema = {}> {
     const systemPrompt = input.systemPrompt ?? this.#systemPrompt;
     const messages = [...(systemPrompt ? [ChatMessage.fromSystem(systemPrompt)] : []), ...(input.messages ?? [])];
     if (messages.length === 0) {
-      throw new TypeError("Agent.run needs at least one message: pass messages (such as [ChatMessage.fromUser(...)]) or give the Agent a systemPrompt.");
+      throw new ConfigurationError("Agent.run", "Agent.run needs at least one message: pass messages (such as [ChatMessage.fromUser(...)]) or give the Agent a systemPrompt.");
     }
     state.set("messages", messages);
     return state;
@@ -279,7 +279,7 @@ function checkSystemPrompt(value: unknown, subject: "Agent" | "Agent.run"): stri
 // The run options the constructor's checks do not cover; a JavaScript caller can pass anything.
 function checkRunOptions(input: AgentRunOptions): void {
   if (input.messages !== undefined && !Array.isArray(input.messages)) {
-    throw new TypeError(`Agent.run needs messages as an array of ChatMessage, got ${describeKind(input.messages)}.`);
+    throw new ConfigurationError("Agent.run", `Agent.run needs messages as an array of ChatMessage, got ${describeKind(input.messages)}.`);
   }
   checkSystemPrompt(input.systemPrompt, "Agent.run");
   const kwargs: unknown = input.generationKwargs;

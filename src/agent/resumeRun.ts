@@ -1,5 +1,5 @@
 import type { ChatMessage } from "../chat/chatMessage";
-import { ConfigurationError, describeError } from "../errors";
+import { DecisionError, describeError } from "../errors";
 import { DeferredConfirmationStrategy } from "../hitl/confirmationStrategies";
 import type { ConfirmationDecision, ConfirmationStrategy, PendingConfirmation } from "../hitl/confirmationTypes";
 import { parseDecision } from "../hitl/parseDecision";
@@ -51,8 +51,8 @@ export function resumeRun(value: unknown, decisions: unknown, context: ResumeCon
   for (const key of given.keys()) if (!derived.has(key)) throw notPending(key, step.pending);
   const missing = step.pending.filter((p) => !given.has(p.toolCallId));
   if (missing.length > 0) {
-    throw new ConfigurationError(
-      "Agent.run",
+    throw new DecisionError(
+      missing[0]!.toolCallId,
       `Agent.run resumes a run waiting for confirmation of ${missing.map((p) => `${p.toolCallId} (${p.toolName})`).join(", ")}; pass decisions: { ${JSON.stringify(missing[0]!.toolCallId)}: { action: "confirm" } } (or "reject", or "modify" with arguments).`,
     );
   }
@@ -115,9 +115,9 @@ function checkStep(messages: readonly ChatMessage[], step: NonNullable<LoopStart
   return pending;
 }
 
-function notPending(key: string, pending: readonly PendingConfirmation[]): ConfigurationError {
-  return new ConfigurationError(
-    "Agent.run",
+function notPending(key: string, pending: readonly PendingConfirmation[]): DecisionError {
+  return new DecisionError(
+    key,
     `Agent.run was given a decision for '${truncateForEcho(key)}', which is not a call waiting for confirmation; pending calls: ${pending.map((p) => p.toolCallId).join(", ") || "none"}.`,
   );
 }
@@ -125,11 +125,11 @@ function notPending(key: string, pending: readonly PendingConfirmation[]): Confi
 function checkDecisions(value: unknown): Map<string, ConfirmationDecision> {
   if (value === undefined) return new Map();
   const entries = value instanceof Map ? [...value.entries()] : typeof value === "object" && value !== null && !Array.isArray(value) ? Object.entries(value) : undefined;
-  if (!entries) throw new ConfigurationError("Agent.run", `Agent.run has decisions that are not an object (or Map) of { toolCallId: decision }, got ${describeKind(value)}.`);
+  if (!entries) throw new DecisionError(undefined, `Agent.run has decisions that are not an object (or Map) of { toolCallId: decision }, got ${describeKind(value)}.`);
   const decisions = new Map<string, ConfirmationDecision>();
   for (const [id, decision] of entries) {
     const parsed = parseDecision(decision);
-    if ("problem" in parsed) throw new ConfigurationError("Agent.run", `Agent.run has a decision for '${truncateForEcho(String(id))}' that is not valid: ${parsed.problem}.`);
+    if ("problem" in parsed) throw new DecisionError(String(id), `Agent.run has a decision for '${truncateForEcho(String(id))}' that is not valid: ${parsed.problem}.`);
     decisions.set(String(id), parsed.decision);
   }
   return decisions;

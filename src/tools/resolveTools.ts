@@ -26,7 +26,13 @@ export function resolveTools(sources: readonly ToolSource[], subject: string): M
     }
     byName.set(tool.name, tool);
   };
+  const positions = new Map<unknown, number>();
   for (const [index, source] of sources.entries()) {
+    const earlier = positions.get(source);
+    if (earlier !== undefined) {
+      throw new ConfigurationError(subject, `${subject} was given the same ${describeSource(source)} twice, at tools[${earlier}] and tools[${index}]; pass each tool source once.`);
+    }
+    positions.set(source, index);
     if (source instanceof Tool) {
       add(source);
       continue;
@@ -46,6 +52,13 @@ export function resolveTools(sources: readonly ToolSource[], subject: string): M
     }
   }
   return byName;
+}
+
+function describeSource(source: unknown): string {
+  if (source instanceof Tool) return `Tool '${source.name}'`;
+  if (source instanceof Toolset) return source.name === undefined ? "Toolset" : `Toolset '${source.name}'`;
+  if (typeof source === "function") return `class ${source.name || "(anonymous)"}`;
+  return `${describeKind(source).replace(/^an? /, "")} instance`;
 }
 
 function describeOrigin(tool: Tool): string {

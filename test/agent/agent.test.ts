@@ -460,19 +460,19 @@ describe("Agent", () => {
       expect(result.messages.map((m) => m.role)).toEqual(["system", "assistant"]);
     });
 
-    it("rejects with a TypeError when there are no messages and no system prompt", async () => {
+    it("rejects with a ConfigurationError when there are no messages and no system prompt", async () => {
       const error = await rejectionOf(new Agent({ chatGenerator: scripted() }).run({ messages: [] }));
 
-      expect(error).toBeInstanceOf(TypeError);
+      expect(error).toBeInstanceOf(ConfigurationError);
       expect(error.message).toBe(
         "Agent.run needs at least one message: pass messages (such as [ChatMessage.fromUser(...)]) or give the Agent a systemPrompt.",
       );
     });
 
-    it("rejects with a TypeError when messages is not an array", async () => {
+    it("rejects with a ConfigurationError when messages is not an array", async () => {
       const error = await rejectionOf(new Agent({ chatGenerator: scripted() }).run({ messages: user("hi") as never }));
 
-      expect(error).toBeInstanceOf(TypeError);
+      expect(error).toBeInstanceOf(ConfigurationError);
       expect(error.message).toBe("Agent.run needs messages as an array of ChatMessage, got a ChatMessage.");
     });
 
@@ -492,10 +492,10 @@ describe("Agent", () => {
       expect(model.requests).toHaveLength(0);
     });
 
-    it("rejects with a TypeError when the input is not an object", async () => {
+    it("rejects with a ConfigurationError when the input is not an object", async () => {
       const error = await rejectionOf(new Agent({ chatGenerator: scripted() }).run(undefined as never));
 
-      expect(error).toBeInstanceOf(TypeError);
+      expect(error).toBeInstanceOf(ConfigurationError);
       expect(error.message).toBe("Agent.run(input) needs an input object such as { messages: [...] }, got undefined.");
     });
 

@@ -10,6 +10,7 @@ import {
   type ConfirmationDecision,
   type ConfirmationRequest,
   ConfigurationError,
+  DecisionError,
   DeferredConfirmationStrategy,
   NeverAskPolicy,
   SnapshotError,
@@ -712,28 +713,28 @@ describe("DeferredConfirmationStrategy", () => {
       return { ...setup, snapshot: result.snapshot! };
     }
 
-    it("rejects with a ConfigurationError when a pending call has no decision, and runs nothing", async () => {
+    it("rejects with a DecisionError when a pending call has no decision, and runs nothing", async () => {
       const { agent, snapshot, log } = await paused();
 
       const error = await rejectionOf(agent.run({ snapshot }));
 
-      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error).toBeInstanceOf(DecisionError);
       expect(error.message).toBe(
         'Agent.run resumes a run waiting for confirmation of r1 (issue_refund); pass decisions: { "r1": { action: "confirm" } } (or "reject", or "modify" with arguments).',
       );
       expect(log).toEqual([]);
     });
 
-    it("rejects with a ConfigurationError for a decision on a call that is not pending", async () => {
+    it("rejects with a DecisionError for a decision on a call that is not pending", async () => {
       const { agent, snapshot } = await paused();
 
       const error = await rejectionOf(agent.run({ snapshot, decisions: { r1: { action: "confirm" }, l1: { action: "confirm" } } }));
 
-      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error).toBeInstanceOf(DecisionError);
       expect(error.message).toBe("Agent.run was given a decision for 'l1', which is not a call waiting for confirmation; pending calls: r1.");
     });
 
-    it("rejects with a ConfigurationError for decisions given with a snapshot that waits for none", async () => {
+    it("rejects with a DecisionError for decisions given with a snapshot that waits for none", async () => {
       const { agent } = refundAgent({ script: [calls(refundCall)], confirmationStrategies: deferredStrategies() });
       const error = await rejectionOf(agent.run({ ...input(), breakpoint: { at: "chat_generator" } }));
       const snapshot = snapshotOf(error)!;
@@ -743,7 +744,7 @@ describe("DeferredConfirmationStrategy", () => {
       expect(resumeError.message).toBe("Agent.run was given a decision for 'r1', which is not a call waiting for confirmation; pending calls: none.");
     });
 
-    it("rejects with a ConfigurationError for a decision that is not valid", async () => {
+    it("rejects with a DecisionError for a decision that is not valid", async () => {
       const { agent, snapshot } = await paused();
       const shape = 'a decision is { action: "confirm" | "reject", feedback? } or { action: "modify", arguments: {...}, feedback? }';
       const invalid: Array<[unknown, string]> = [
@@ -757,12 +758,12 @@ describe("DeferredConfirmationStrategy", () => {
 
       for (const [decision, problem] of invalid) {
         const error = await rejectionOf(agent.run({ snapshot, decisions: { r1: decision as ConfirmationDecision } }));
-        expect(error).toBeInstanceOf(ConfigurationError);
+        expect(error).toBeInstanceOf(DecisionError);
         expect(error.message).toBe(`Agent.run has a decision for 'r1' that is not valid: ${problem}.`);
       }
     });
 
-    it("rejects with a ConfigurationError for decisions that are not an object", async () => {
+    it("rejects with a DecisionError for decisions that are not an object", async () => {
       const { agent, snapshot } = await paused();
 
       const error = await rejectionOf(agent.run({ snapshot, decisions: [{ action: "confirm" }] as never }));
@@ -784,12 +785,12 @@ describe("DeferredConfirmationStrategy", () => {
 });
 
 describe("Agent.run decisions without a snapshot", () => {
-  it("is a ConfigurationError, not a silently fresh run", async () => {
-    const { Agent, ChatMessage, ConfigurationError } = await import("toolwright");
+  it("is a DecisionError, not a silently fresh run", async () => {
+    const { Agent, ChatMessage, DecisionError } = await import("toolwright");
     const { ScriptedChatGenerator } = await import("toolwright/testing");
     const agent = new Agent({ chatGenerator: new ScriptedChatGenerator([ChatMessage.fromAssistant("hi")]) });
     const error = await agent.run({ messages: [ChatMessage.fromUser("x")], decisions: { c1: { action: "confirm" } } }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error).toBeInstanceOf(DecisionError);
     expect((error as Error).message).toBe(
       "Agent.run was given decisions without a snapshot; decisions continue a paused run, so pass them with its snapshot: agent.run({ snapshot, decisions }).",
     );

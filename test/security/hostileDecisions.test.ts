@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { type AgentSnapshot, ChatMessage, type ConfirmationDecision, ConfigurationError, DeferredConfirmationStrategy, SnapshotError, type ToolCall } from "toolwright";
+import { type AgentSnapshot, ChatMessage, type ConfirmationDecision, ConfigurationError, DecisionError, DeferredConfirmationStrategy, SnapshotError, type ToolCall } from "toolwright";
 import { canonicalJson } from "../../src/util/canonicalJson";
 import { fuzzParameters, fuzzRuns, fuzzTimeout } from "./fuzzSettings";
 import { callsReply, guardedAgent, guardedInput, recordingStrategy } from "./securityAgent";
@@ -179,7 +179,7 @@ describe("hostile snapshot edits", () => {
             (error: unknown) => error,
           );
 
-          if (outcome !== "ran") expect([SnapshotError, ConfigurationError].some((type) => outcome instanceof type) ? "typed" : outcome).toBe("typed");
+          if (outcome !== "ran") expect([SnapshotError, ConfigurationError, DecisionError].some((type) => outcome instanceof type) ? "typed" : outcome).toBe("typed");
           for (const execution of made.log.filter((e) => e.tool === "transfer")) expect([execution.args.to, execution.args.amount]).toEqual(["bob", 5]);
         }),
         fuzzParameters(runs),

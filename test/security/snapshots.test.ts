@@ -1,4 +1,4 @@
-import { type AgentSnapshot, ChatGeneratorError, ChatMessage, ConfigurationError, DeferredConfirmationStrategy, SnapshotError, snapshotOf } from "toolwright";
+import { type AgentSnapshot, ChatGeneratorError, ChatMessage, ConfigurationError, DecisionError, DeferredConfirmationStrategy, SnapshotError, snapshotOf } from "toolwright";
 import { callsReply, guardedAgent, guardedInput, rejectionOf } from "./securityAgent";
 
 const key = "k".repeat(32);
@@ -47,7 +47,7 @@ describe("snapshot integrity without a key", () => {
       for (const segment of path.slice(0, -1)) parent = parent[segment];
       delete parent[path.at(-1)!];
       const error = await rejectionOf(resume(made, copy));
-      expect([path.join("."), [SnapshotError, ConfigurationError].some((type) => error instanceof type) ? "typed" : `${error.name}: ${error.message}`]).toEqual([path.join("."), "typed"]);
+      expect([path.join("."), [SnapshotError, ConfigurationError, DecisionError].some((type) => error instanceof type) ? "typed" : `${error.name}: ${error.message}`]).toEqual([path.join("."), "typed"]);
     }
     expect(made.log).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Agent, ChatMessage, ConfigurationError, type StateSchema, Tool, ToolInvocationError } from "toolwright";
+import { Agent, ChatMessage, ConfigurationError, type JsonSchema, type StateSchema, Tool, ToolInvocationError } from "toolwright";
 import { ScriptedChatGenerator } from "toolwright/testing";
 import { rejectionOf } from "../helpers/notesAgent";
 
@@ -8,7 +8,7 @@ const cartState = {
   item_count: { type: z.number() },
 } satisfies StateSchema;
 
-function addToCart(log: unknown[], options: { required?: string[]; cartSchema?: object; inputsFromState?: Record<string, string> } = {}) {
+function addToCart(log: unknown[], options: { required?: string[]; cartSchema?: JsonSchema; inputsFromState?: Record<string, string> } = {}) {
   return new Tool({
     name: "add_to_cart",
     description: "Add an item to the cart.",

@@ -69,3 +69,13 @@ describe("resolveTools", () => {
     );
   });
 });
+
+describe("resolveTools given one source twice", () => {
+  it("names the source and both positions", () => {
+    const tool = new Tool({ name: "search", description: "Search.", parameters: { type: "object", properties: {} }, function: () => "ok" });
+    const set = new Toolset([], { name: "docs" });
+
+    expect(() => resolveTools([tool, set, tool], "Agent")).toThrow(new ConfigurationError("Agent", "Agent was given the same Tool 'search' twice, at tools[0] and tools[2]; pass each tool source once."));
+    expect(() => resolveTools([set, set], "Agent")).toThrow(new ConfigurationError("Agent", "Agent was given the same Toolset 'docs' twice, at tools[0] and tools[1]; pass each tool source once."));
+  });
+});
