@@ -2,7 +2,7 @@ export { defineTool, tool, ToolDecoratorError } from "../decorators";
 export type { DefinedTool, Integer, ToolDecoratorOptions, ToolMethodDecorator } from "../decorators";
 export { Agent } from "./agent/agent";
 export type { AgentStreamEvent } from "./agent/agentStream";
-export type { AgentOptions, AgentResult, AgentRunInput, AgentRunOptions, ExitReason } from "./agent/agentTypes";
+export type { AgentOptions, AgentResult, AgentResultBase, AgentRunInput, AgentRunOptions, ExitReason } from "./agent/agentTypes";
 export { BreakpointError } from "./agent/breakpoint";
 export type { Breakpoint } from "./agent/breakpoint";
 export { snapshotOf } from "./agent/snapshot";

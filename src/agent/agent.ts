@@ -29,7 +29,7 @@ import { checkCount, checkExitConditions, checkReservedKeys, checkToolStateKeys 
  * const result = await agent.run({ messages: [ChatMessage.fromUser("Find my open tickets")], customer_id: "c-42" });
  * result.lastMessage.text; result.tickets; result.exitReason;
  */
-export class Agent<S extends StateSchema = {}> {
+export class Agent<S extends StateSchema = {}, const E extends string = never> {
   readonly #chatGenerator: ChatGenerator;
   readonly #tools: ReadonlyMap<string, Tool>;
   readonly #toolSpecs: readonly ToolSpec[];
@@ -45,7 +45,7 @@ export class Agent<S extends StateSchema = {}> {
   readonly #confirmationStrategies: ReadonlyMap<string, ConfirmationStrategy> | undefined;
   readonly #signer: SnapshotSigner | undefined;
 
-  constructor(options: AgentOptions<S>) {
+  constructor(options: AgentOptions<S, E>) {
     if (typeof options !== "object" || options === null) throw new ConfigurationError("Agent", `new Agent(options) needs an options object, got ${describeKind(options)}.`);
     if (typeof options.chatGenerator?.run !== "function") {
       throw new ConfigurationError(
@@ -81,7 +81,7 @@ export class Agent<S extends StateSchema = {}> {
    * value. Resolves with the messages, the last message, why the run ended, the step count and
    * every state key that has a value.
    */
-  async run(input: AgentRunInput<S>): Promise<AgentResult<S>> {
+  async run(input: AgentRunInput<S>): Promise<AgentResult<S, E>> {
     if (typeof input !== "object" || input === null) throw new ConfigurationError("Agent.run", `Agent.run(input) needs an input object such as { messages: [...] }, got ${describeKind(input)}.`);
     checkRunOptions(input);
     const options = input as AgentRunOptions;
@@ -117,7 +117,7 @@ export class Agent<S extends StateSchema = {}> {
     const data = state.data as Record<string, unknown>;
     const messages = data.messages as ChatMessage[];
     const paused = "pending" in outcome ? { pendingConfirmations: [...outcome.pending], snapshot: outcome.snapshot } : {};
-    return { ...data, messages, lastMessage: messages[messages.length - 1]!, exitReason: outcome.exitReason, stepCount: outcome.stepCount, ...paused } as AgentResult<S>;
+    return { ...data, messages, lastMessage: messages[messages.length - 1]!, exitReason: outcome.exitReason, stepCount: outcome.stepCount, ...paused } as AgentResult<S, E>;
   }
 
   /**
@@ -130,11 +130,11 @@ export class Agent<S extends StateSchema = {}> {
    *   if (event.type === "text") res.write(`data: ${JSON.stringify(event)}\n\n`);
    * }
    */
-  stream(input: AgentRunInput<S>): AsyncIterable<AgentStreamEvent<AgentResult<S>>> {
+  stream(input: AgentRunInput<S>): AsyncIterable<AgentStreamEvent<AgentResult<S, E>>> {
     const outer = (input as AgentRunOptions | undefined)?.signal;
     // Linked to the caller's signal only while the run lasts: one shared signal serves any number of streams.
     const link = linkedAbort(outer ?? new AbortController().signal);
-    const queue = new EventQueue<AgentStreamEvent<AgentResult<S>>>(() => link.abort(new AbortError("The agent stream was closed by its consumer.")));
+    const queue = new EventQueue<AgentStreamEvent<AgentResult<S, E>>>(() => link.abort(new AbortError("The agent stream was closed by its consumer.")));
     const forward = (input as AgentRunOptions | undefined)?.streamingCallback ?? this.#streamingCallback;
     this.run({
       ...input,

@@ -8,8 +8,8 @@ import type { Breakpoint } from "./breakpoint";
 import type { AgentSnapshot } from "./snapshot";
 import type { SnapshotKey } from "./snapshotSigner";
 
-/** Options of `new Agent(...)`. */
-export interface AgentOptions<S extends StateSchema> {
+/** Options of `new Agent(...)`; `E` is the tool names among `exitConditions`, inferred when they are literals. */
+export interface AgentOptions<S extends StateSchema, E extends string = string> {
   /** The chat model to call: `OpenAIChatGenerator`, `ScriptedChatGenerator` or your own. */
   chatGenerator: ChatGenerator;
   /** Decorated tool objects, `Tool`s and `Toolset`s, in any mix. */
@@ -19,7 +19,7 @@ export interface AgentOptions<S extends StateSchema> {
   /** The run's typed State: key → `{ type: <zod>, handler? }`. `messages` is always there. */
   stateSchema?: S;
   /** What ends a run: `"text"` (a reply without tool calls) and tool names. Default `["text"]`. */
-  exitConditions?: readonly string[];
+  exitConditions?: readonly ("text" | E)[];
   /** The most model calls one run makes. Default 100. */
   maxAgentSteps?: number;
   /** How many tool calls of one step run at once. Default 4. */
@@ -67,23 +67,35 @@ export interface AgentRunOptions {
 /** The input of `agent.run(...)`: run options plus initial state values. */
 export type AgentRunInput<S extends StateSchema> = AgentRunOptions & Omit<StateInitialValues<S>, keyof AgentRunOptions>;
 
-/** Why a run ended: `"text"`, the name of an exit-condition tool, `"max_agent_steps"`, or `"confirmation_required"`. */
-export type ExitReason = "text" | "max_agent_steps" | "confirmation_required" | (string & {});
+/**
+ * Why a run ended: `"text"`, `"max_agent_steps"`, `"confirmation_required"`, or the name of an
+ * exit-condition tool (`E`: the tool names of the Agent's `exitConditions` when they are literals).
+ */
+export type ExitReason<E extends string = string> = "text" | "max_agent_steps" | "confirmation_required" | E;
 
-/** What `agent.run` returns: the conversation, why it ended, and every state key that has a value. */
-export type AgentResult<S extends StateSchema> = Partial<Omit<StateValues<S>, "messages">> & {
+/** What every run result has: the conversation, how many steps it took, and every state key that has a value. */
+export type AgentResultBase<S extends StateSchema> = Partial<Omit<StateValues<S>, "messages">> & {
   /** Every message of the run, the input and the system prompt included. */
   messages: ChatMessage[];
   /** The last message of the run. */
   lastMessage: ChatMessage;
-  exitReason: ExitReason;
   /** How many model calls the run made. */
   stepCount: number;
-  /** With `exitReason: "confirmation_required"`: the calls waiting for a decision. */
-  pendingConfirmations?: PendingConfirmation[];
-  /** With `exitReason: "confirmation_required"`: continue with `agent.run({ snapshot, decisions })`. */
-  snapshot?: AgentSnapshot;
 };
+
+/**
+ * What `agent.run` returns. A union on `exitReason`: after checking
+ * `result.exitReason === "confirmation_required"`, `pendingConfirmations` and `snapshot` are there.
+ */
+export type AgentResult<S extends StateSchema, E extends string = string> =
+  | (AgentResultBase<S> & { exitReason: Exclude<ExitReason<E>, "confirmation_required">; pendingConfirmations?: undefined; snapshot?: undefined })
+  | (AgentResultBase<S> & {
+      exitReason: "confirmation_required";
+      /** The calls waiting for a decision. */
+      pendingConfirmations: PendingConfirmation[];
+      /** Continue with `agent.run({ snapshot, decisions })`. */
+      snapshot: AgentSnapshot;
+    });
 
 /** Option names of `run` (besides state keys). */
 export const runOptionKeys: ReadonlySet<string> = new Set([

@@ -1,0 +1,37 @@
+import { expectTypeOf } from "expect-type";
+import { Agent, type AgentSnapshot, ChatMessage, type PendingConfirmation } from "toolwright";
+import { ScriptedChatGenerator } from "toolwright/testing";
+
+const chatGenerator = new ScriptedChatGenerator([]);
+
+describe("AgentResult types", () => {
+  it("closes exitReason over the literal exit-condition tool names", async () => {
+    const agent = new Agent({ chatGenerator, exitConditions: ["text", "finalize_plan"] });
+    const run = () => agent.run({ messages: [ChatMessage.fromUser("Plan it.")] });
+
+    expectTypeOf<Awaited<ReturnType<typeof run>>["exitReason"]>().toEqualTypeOf<"text" | "max_agent_steps" | "confirmation_required" | "finalize_plan">();
+  });
+
+  it("has no tool names in exitReason without exitConditions, and any string for a non-literal list", () => {
+    const plain = new Agent({ chatGenerator });
+    const conditions: string[] = ["text"];
+    const dynamic = new Agent({ chatGenerator, exitConditions: conditions });
+
+    expectTypeOf<Awaited<ReturnType<typeof plain.run>>["exitReason"]>().toEqualTypeOf<"text" | "max_agent_steps" | "confirmation_required">();
+    expectTypeOf<Awaited<ReturnType<typeof dynamic.run>>["exitReason"]>().toEqualTypeOf<string>();
+  });
+
+  it("narrows to pendingConfirmations and snapshot after checking confirmation_required", () => {
+    const agent = new Agent({ chatGenerator });
+    type Result = Awaited<ReturnType<typeof agent.run>>;
+    const use = (result: Result) => {
+      if (result.exitReason === "confirmation_required") {
+        expectTypeOf(result.snapshot).toEqualTypeOf<AgentSnapshot>();
+        expectTypeOf(result.pendingConfirmations).toEqualTypeOf<PendingConfirmation[]>();
+      } else {
+        expectTypeOf(result.snapshot).toEqualTypeOf<undefined>();
+      }
+    };
+    expectTypeOf(use).toBeFunction();
+  });
+});
