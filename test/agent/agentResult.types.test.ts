@@ -1,12 +1,13 @@
 import { expectTypeOf } from "expect-type";
-import { Agent, type AgentSnapshot, ChatMessage, type PendingConfirmation } from "toolwright";
+import { Agent, type AgentSnapshot, ChatMessage, type PendingConfirmation, Tool } from "toolwright";
 import { ScriptedChatGenerator } from "toolwright/testing";
 
 const chatGenerator = new ScriptedChatGenerator([]);
 
 describe("AgentResult types", () => {
   it("closes exitReason over the literal exit-condition tool names", async () => {
-    const agent = new Agent({ chatGenerator, exitConditions: ["text", "finalize_plan"] });
+    const finalizePlan = new Tool({ name: "finalize_plan", description: "Finish.", parameters: { type: "object", properties: {} }, function: () => "done" });
+    const agent = new Agent({ chatGenerator, tools: [finalizePlan], exitConditions: ["text", "finalize_plan"] });
     const run = () => agent.run({ messages: [ChatMessage.fromUser("Plan it.")] });
 
     expectTypeOf<Awaited<ReturnType<typeof run>>["exitReason"]>().toEqualTypeOf<"text" | "max_agent_steps" | "confirmation_required" | "finalize_plan">();
