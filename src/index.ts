@@ -2,6 +2,8 @@ export { defineTool, tool, ToolDecoratorError } from "../decorators";
 export type { DefinedTool, Integer, ToolDecoratorOptions, ToolMethodDecorator } from "../decorators";
 export { Agent } from "./agent/agent";
 export type { AgentStreamEvent } from "./agent/agentStream";
+export { clientEvent } from "./agent/clientEvent";
+export type { ClientEvent } from "./agent/clientEvent";
 export type { AgentOptions, AgentResult, AgentResultBase, AgentRunInput, AgentRunOptions, ExitReason } from "./agent/agentTypes";
 export { BreakpointError } from "./agent/breakpoint";
 export type { Breakpoint } from "./agent/breakpoint";

@@ -98,6 +98,7 @@ describe("toolwright", () => {
       "Toolset",
       "ToolwrightError",
       "chatMessageSchema",
+      "clientEvent",
       "defineTool",
       "limits",
       "mergeLists",

@@ -3,6 +3,7 @@ import {
   Agent,
   type AgentStreamEvent,
   type ChatGenerator,
+  clientEvent,
   type ChatGeneratorRequest,
   ChatMessage,
   DeferredConfirmationStrategy,
@@ -229,5 +230,15 @@ describe("streamingCallback", () => {
     });
 
     expect(log).toEqual(["text", "text", "toolCallDelta", "finish", "tool ran", "toolResult", "finish", "text", "text", "text", "finish"]);
+  });
+});
+
+describe("clientEvent", () => {
+  it("passes chunks as they are and only the picked part of the result", () => {
+    const chunk = { type: "text", delta: "Hi" } as const;
+    const result = { customer_id: "c-secret", lastMessage: { text: "Done." } };
+
+    expect(clientEvent(chunk, () => "unused")).toBe(chunk);
+    expect(clientEvent({ type: "result", result }, (r) => ({ answer: r.lastMessage.text }))).toEqual({ type: "result", result: { answer: "Done." } });
   });
 });
