@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type Integer, type State, type StateSchema, tool } from "toolwright";
+import { type Integer, replaceValues, type State, type StateSchema, tool } from "toolwright";
 import { Ticket, type TicketStore } from "./ticketStore";
 
 /** The support agent's state: the customer (set by the service, never by the model), tickets found, tickets closed. */
@@ -38,6 +38,10 @@ export class SupportTools {
   closeTicket(ticketId: string, state: State<SupportState>): Ticket {
     const customerId = state.get("customer_id");
     if (customerId === undefined) throw new Error("no customer is set for this conversation");
-    return this.store.close(customerId, ticketId);
+    const closed = this.store.close(customerId, ticketId);
+    // The tickets found earlier stay in state: show this one closed there too (replacing the list for this write).
+    const found = state.get("tickets") ?? [];
+    state.set("tickets", found.map((ticket) => (ticket.id === closed.id ? closed : ticket)), replaceValues);
+    return closed;
   }
 }

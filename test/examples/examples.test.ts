@@ -7,7 +7,10 @@ describe("examples (scripted model)", () => {
     const result = await runSupportExample();
     expect(result.exitReason).toBe("text");
     expect(result.lastMessage.text).toBe('You had two open tickets. I closed T-1 ("Printer offline"); the invoice ticket stays open.');
-    expect(result.tickets?.map((t) => t.id)).toEqual(["T-1", "T-2"]);
+    expect(result.tickets?.map((t) => [t.id, t.status])).toEqual([
+      ["T-1", "closed"],
+      ["T-2", "open"],
+    ]);
     expect(result.closed).toEqual(["T-1"]);
     const toolMessages = result.messages.filter((m) => m.role === "tool");
     expect(toolMessages.every((m) => !m.toolCallResult!.error)).toBe(true);
