@@ -1,7 +1,7 @@
 import type { ChatGenerator, ToolSpec } from "../chat/chatGenerator";
 import { ChatMessage, type ToolCall } from "../chat/chatMessage";
 import type { StreamingCallback } from "../chat/streaming";
-import { describeError, SnapshotError } from "../errors";
+import { ChatGeneratorError, describeError, SnapshotError } from "../errors";
 import type { ConfirmationDecision, ConfirmationStrategy, PendingConfirmation } from "../hitl/confirmationTypes";
 import { peekStateValue, type State, type StateJSON } from "../state/state";
 import { invokeTools } from "../tools/invokeTools";
@@ -178,11 +178,11 @@ async function callModel(context: RunContext, stepIndex: number): Promise<ChatMe
 
 function checkReplies(replies: unknown, stepIndex: number): ChatMessage[] {
   if (!Array.isArray(replies)) {
-    throw new TypeError(`The chat generator answered step ${stepIndex + 1} without a replies array (got ${describeKind(replies)}); a ChatGenerator must resolve to { replies: ChatMessage[] }.`);
+    throw new ChatGeneratorError(`The chat generator answered step ${stepIndex + 1} without a replies array (got ${describeKind(replies)}); a ChatGenerator must resolve to { replies: ChatMessage[] }.`);
   }
   for (const [i, reply] of replies.entries()) {
     if (!(reply instanceof ChatMessage)) {
-      throw new TypeError(`The chat generator answered step ${stepIndex + 1} with ${describeKind(reply)} at replies[${i}]; replies must be ChatMessage objects.`);
+      throw new ChatGeneratorError(`The chat generator answered step ${stepIndex + 1} with ${describeKind(reply)} at replies[${i}]; replies must be ChatMessage objects.`);
     }
   }
   return replies as ChatMessage[];

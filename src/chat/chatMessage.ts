@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ConfigurationError } from "../errors";
 import { cloneValue } from "../util/cloneValue";
 import { describeKind } from "../util/describeValue";
 import { formatPath } from "../util/formatPath";
@@ -131,7 +132,7 @@ export class ChatMessage {
 
   /** The result of running a tool call. */
   static fromTool(result: string, origin: ToolCall, options: ChatMessageOptions & { error?: boolean } = {}): ChatMessage {
-    if (typeof result !== "string") throw new TypeError(`ChatMessage.fromTool needs the result as a string, got ${describeKind(result)}.`);
+    if (typeof result !== "string") throw new ConfigurationError("ChatMessage", `ChatMessage.fromTool needs the result as a string, got ${describeKind(result)}.`);
     const toolCallResult = Object.freeze({ result, origin: freezeToolCall(origin), error: options.error ?? false });
     return new ChatMessage("tool", [Object.freeze({ type: "toolCallResult" as const, toolCallResult })], options);
   }
@@ -141,7 +142,8 @@ export class ChatMessage {
     const parsed = chatMessageJsonSchema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new TypeError(
+      throw new ConfigurationError(
+        "ChatMessage.fromJSON",
         `ChatMessage.fromJSON received a value that is not a ChatMessage JSON object: ${formatPath(issue.path)}: ${issue.message}. ` +
           `Pass what ChatMessage.toJSON() produced ({ role, meta, name, content: [...] }).`,
       );
@@ -210,7 +212,7 @@ export class ChatMessage {
 const emptyMeta: Readonly<Record<string, unknown>> = Object.freeze({});
 
 function textPart(text: string): ChatMessageContent {
-  if (typeof text !== "string") throw new TypeError(`ChatMessage text must be a string, got ${describeKind(text)}.`);
+  if (typeof text !== "string") throw new ConfigurationError("ChatMessage", `ChatMessage text must be a string, got ${describeKind(text)}.`);
   return Object.freeze({ type: "text" as const, text });
 }
 
@@ -223,7 +225,7 @@ function freezeToolCall(call: ToolCall): ToolCall {
   const shape = call as Partial<Record<keyof ToolCall, unknown>> | null;
   const argsOk = typeof shape?.arguments === "string" || (typeof shape?.arguments === "object" && shape.arguments !== null && !Array.isArray(shape.arguments));
   if (typeof shape?.toolName !== "string" || !(shape.id === undefined || typeof shape.id === "string") || !argsOk) {
-    throw new TypeError(`ChatMessage received a tool call that is not { id?: string, toolName: string, arguments: object or JSON text }, got ${describeKind(call)}.`);
+    throw new ConfigurationError("ChatMessage", `ChatMessage received a tool call that is not { id?: string, toolName: string, arguments: object or JSON text }, got ${describeKind(call)}.`);
   }
   if (typeof call.arguments !== "string") checkDepth(call.arguments, `the arguments of tool call '${String(call.toolName).slice(0, limits.maxEchoedNameLength)}'`);
   const frozen = isDeepFrozen(call) ? call : Object.freeze(copyToolCall(call));
@@ -261,7 +263,8 @@ function frozenCopy<T>(value: T): T {
 // Copies and JSON forms walk these values recursively; the limit keeps that far from the stack's end.
 function checkDepth<T>(value: T, what: string): T {
   if (nestingDepthExceeds(value, limits.maxArgumentDepth)) {
-    throw new TypeError(
+    throw new ConfigurationError(
+      "ChatMessage",
       `ChatMessage received ${what} nested deeper than ${limits.maxArgumentDepth} levels, the limit; a chat generator should pass such tool-call arguments as their raw JSON text, which the tool-calling step answers with an error the model can act on.`,
     );
   }

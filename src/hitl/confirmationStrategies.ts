@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../errors";
 import { AlwaysAskPolicy } from "./confirmationPolicies";
 import type { ConfirmationDecision, ConfirmationPolicy, ConfirmationRequest, ConfirmationStrategy } from "./confirmationTypes";
 
@@ -15,7 +16,7 @@ export class BlockingConfirmationStrategy implements ConfirmationStrategy {
   readonly #policy: ConfirmationPolicy;
 
   constructor(options: BlockingConfirmationStrategyOptions) {
-    if (typeof options?.ask !== "function") throw new TypeError("BlockingConfirmationStrategy needs an ask function: new BlockingConfirmationStrategy({ ask: async (request) => ({ action: \"confirm\" }) }).");
+    if (typeof options?.ask !== "function") throw new ConfigurationError("BlockingConfirmationStrategy", "BlockingConfirmationStrategy needs an ask function: new BlockingConfirmationStrategy({ ask: async (request) => ({ action: \"confirm\" }) }).");
     this.#ask = options.ask;
     this.#policy = options.policy ?? new AlwaysAskPolicy();
   }

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { StateKeyError, StateTypeError } from "../errors";
+import { ConfigurationError, StateKeyError, StateTypeError } from "../errors";
 import { cloneValue } from "../util/cloneValue";
 import { describeKind } from "../util/describeValue";
 import { formatPath } from "../util/formatPath";
@@ -69,7 +69,7 @@ export class State<S extends StateSchema = any> { // eslint-disable-line @typesc
   /** Rebuilds a State from `toJSON()` output; `Date`s and `ChatMessage`s are revived from the schema. */
   static fromJSON<S extends StateSchema>(schema: S, json: StateJSON): State<S> {
     if (typeof json !== "object" || json === null || Array.isArray(json)) {
-      throw new TypeError(`State.fromJSON expects the object State.toJSON() produced, got ${describeKind(json)}.`);
+      throw new ConfigurationError("State.fromJSON", `State.fromJSON expects the object State.toJSON() produced, got ${describeKind(json)}.`);
     }
     const keys = normalizedFor(schema);
     const data: Record<string, unknown> = {};

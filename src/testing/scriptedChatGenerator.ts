@@ -1,5 +1,6 @@
 import type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse } from "../chat/chatGenerator";
 import { ChatMessage } from "../chat/chatMessage";
+import { ConfigurationError } from "../errors";
 import { describeKind } from "../util/describeValue";
 
 /** One scripted answer: a reply, several replies, or a function of the request returning them. */
@@ -24,7 +25,7 @@ export class ScriptedChatGenerator implements ChatGenerator {
   readonly #script: readonly ScriptEntry[];
 
   constructor(script: readonly ScriptEntry[]) {
-    if (!Array.isArray(script)) throw new TypeError(`ScriptedChatGenerator needs an array of script entries, got ${describeKind(script)}.`);
+    if (!Array.isArray(script)) throw new ConfigurationError("ScriptedChatGenerator", `ScriptedChatGenerator needs an array of script entries, got ${describeKind(script)}.`);
     this.#script = [...script];
   }
 
@@ -50,7 +51,7 @@ export class ScriptedChatGenerator implements ChatGenerator {
     const replies = answer instanceof ChatMessage ? [answer] : [...answer];
     for (const [i, reply] of replies.entries()) {
       if (!(reply instanceof ChatMessage)) {
-        throw new TypeError(`ScriptedChatGenerator script entry ${call} gave ${describeKind(reply)} at reply ${i}; give ChatMessage objects.`);
+        throw new ConfigurationError("ScriptedChatGenerator", `ScriptedChatGenerator script entry ${call} gave ${describeKind(reply)} at reply ${i}; give ChatMessage objects.`);
       }
     }
     if (request.streamingCallback) await streamReplies(replies, request);

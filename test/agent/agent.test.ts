@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   AbortError,
   Agent,
+  ChatGeneratorError,
   type AgentOptions,
   type ChatGenerator,
   type ChatGeneratorRequest,
@@ -882,20 +883,20 @@ describe("Agent", () => {
         [{}, "undefined"],
         [{ replies: ChatMessage.fromAssistant("hi") }, "a ChatMessage"],
         [{ replies: "hi" }, 'string "hi"'],
-      ])("rejects with a TypeError when the generator resolves to %p", async (response, shown) => {
+      ])("rejects with a ChatGeneratorError when the generator resolves to %p", async (response, shown) => {
         const error = await rejectionOf(agentAnswering(response).run({ messages: [user("hi")] }));
 
-        expect(error).toBeInstanceOf(TypeError);
+        expect(error).toBeInstanceOf(ChatGeneratorError);
         expect(error.message).toBe(
           `The chat generator answered step 1 without a replies array (got ${shown}); a ChatGenerator must resolve to { replies: ChatMessage[] }.`,
         );
       });
 
-      it("rejects with a TypeError naming the step and index of a reply that is not a ChatMessage", async () => {
+      it("rejects with a ChatGeneratorError naming the step and index of a reply that is not a ChatMessage", async () => {
         const plain = { role: "assistant", content: [{ text: "hi" }] };
         const error = await rejectionOf(agentAnswering({ replies: [toolCallReply(["search", { query: "x" }])] }, { replies: [ChatMessage.fromAssistant("a"), plain] }).run({ messages: [user("hi")] }));
 
-        expect(error).toBeInstanceOf(TypeError);
+        expect(error).toBeInstanceOf(ChatGeneratorError);
         expect(error.message).toBe("The chat generator answered step 2 with an object at replies[1]; replies must be ChatMessage objects.");
       });
     });

@@ -564,10 +564,10 @@ describe("AskOncePolicy", () => {
 });
 
 describe("BlockingConfirmationStrategy", () => {
-  it("throws a TypeError without an ask function", () => {
+  it("throws a ConfigurationError without an ask function", () => {
     const error = thrownBy(() => new BlockingConfirmationStrategy({} as never));
 
-    expect(error).toBeInstanceOf(TypeError);
+    expect(error).toBeInstanceOf(ConfigurationError);
     expect(error.message).toBe('BlockingConfirmationStrategy needs an ask function: new BlockingConfirmationStrategy({ ask: async (request) => ({ action: "confirm" }) }).');
   });
 

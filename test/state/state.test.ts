@@ -840,7 +840,7 @@ describe("State", () => {
       [undefined, "undefined"],
     ])("rejects %p as input", (json, described) => {
       const error = thrownBy(() => State.fromJSON(supportState, json as never));
-      expect(error).toBeInstanceOf(TypeError);
+      expect(error).toBeInstanceOf(ConfigurationError);
       expect((error as Error).message).toBe(`State.fromJSON expects the object State.toJSON() produced, got ${described}.`);
     });
   });
