@@ -1,4 +1,5 @@
-import { Node, type Type } from "ts-morph";
+import { Node, type ParameterDeclaration, type Type } from "ts-morph";
+import type { GeneratedParameter } from "../src/tools/generatedEntry";
 import type { JsonSchema } from "../src/tools/jsonSchema";
 // The strict-mode rule is one pure function shared with the runtime (src/tools/strictCompatibility.ts
 // imports nothing but a type), so codegen and `new Tool` can never disagree about it.
@@ -6,7 +7,7 @@ import { strictCompatibility } from "../src/tools/strictCompatibility";
 // Likewise the tool-name rule (src/tools/toolName.ts imports nothing).
 import { isValidToolName } from "../src/tools/toolName";
 import { classifyParameters } from "./classifyParameters";
-import type { Diagnostics } from "./diagnostics";
+import { Diagnostics } from "./diagnostics";
 import type { DiscoveredTool } from "./discoverTools";
 import type { ToolModel } from "./model";
 import { readToolOptions } from "./readToolOptions";
@@ -14,6 +15,7 @@ import type { ToolwrightSymbols } from "./toolwrightSymbols";
 import { applyAsType } from "./typeResolver/asType";
 import { dateMarker, type ResolveContext, type SchemaNode } from "./typeResolver/context";
 import { jsDocInfo, withJsDoc } from "./typeResolver/jsDocTags";
+import { printParameterTuple } from "./typeResolver/printType";
 import { resolveType } from "./typeResolver/resolveType";
 
 
@@ -53,7 +55,9 @@ export function buildToolModel(tool: DiscoveredTool, symbols: ToolwrightSymbols,
   const properties: Record<string, SchemaNode> = {};
   const required: string[] = [];
   let failed = false;
+  const plans: GeneratedParameter[] = [];
   for (const { declaration, plan } of parameters) {
+    plans.push(plan.role === "stateKey" ? withStateKeySchema(plan, declaration, docs.asType[plan.name], symbols) : plan);
     if (plan.role !== "llm") continue;
     const path = `${label}(${plan.name})`;
     if (!Node.isIdentifier(declaration.getNameNode())) {
@@ -125,16 +129,37 @@ export function buildToolModel(tool: DiscoveredTool, symbols: ToolwrightSymbols,
     member: tool.member,
     isStatic: tool.isStatic,
     file: tool.sourceFile.getFilePath(),
-    source: diagnostics.location(tool.anchor),
+    source: diagnostics.relative(tool.sourceFile.getFilePath()),
     name,
     description: options.description ?? docs.summary,
-    parameters: parameters.map((p) => p.plan),
+    parameters: plans,
+    parameterTypes: printParameterTuple(
+      parameters.map((p) => p.declaration),
+      parameters.map((p) => p.plan.role),
+      symbols,
+    ),
     schema,
     strict: strict.compatible,
     ...(strict.compatible ? {} : { strictReason: strict.reason }),
     dates,
     options: { inputsFromState: options.inputsFromState, outputsToState: options.outputsToState },
   };
+}
+
+// The JSON Schema of a stateKey parameter's type, for the runtime to check the state key against.
+// It is best effort: a type with no JSON form, or with Dates (which State holds as Date objects,
+// not as the strings the schema would describe), gets no schema and no diagnostic.
+function withStateKeySchema(plan: GeneratedParameter, declaration: ParameterDeclaration, asType: string | undefined, symbols: ToolwrightSymbols): GeneratedParameter {
+  const silent = new Diagnostics("/");
+  const ctx: ResolveContext = { diagnostics: silent, toolwright: symbols, anchor: declaration, defs: new Map(), stack: [], defNames: new Map() };
+  const type = declaration.getType();
+  const path = `(${plan.name})`;
+  if (!asType && (type.isAny() || type.isUnknown())) return plan;
+  const resolved = asType ? applyAsType(asType, type, path, ctx, declaration.getTypeNode()) : resolveType(type, path, ctx, declaration.getTypeNode());
+  if (!resolved || silent.count > 0) return plan;
+  const root: SchemaNode = ctx.defs.size > 0 ? { ...resolved, $defs: Object.fromEntries([...ctx.defs].sort(([a], [b]) => a.localeCompare(b))) } : resolved;
+  if (datePointers(root).length > 0) return plan;
+  return { ...plan, schema: stripMarkers(root) };
 }
 
 interface MethodDocs {

@@ -1,13 +1,16 @@
 #!/usr/bin/env node
-import { formatDiagnostic } from "./diagnostics";
-import { generateToolSchemas } from "./generateToolSchemas";
-import { CodegenConfigError } from "./project";
-import { resolveOptions } from "./config";
-import { watchToolSchemas, type WatchEvent } from "./watch";
+// Only this file and what it imports load without typescript and ts-morph (optional peer
+// dependencies of the runtime package): codegen itself is required lazily, in loadCodegen.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { type ImportExtension, importExtensions, resolveOptions } from "./config";
+import { CodegenConfigError } from "./configError";
+import { formatDiagnostic } from "./diagnostics";
+import type { generateToolSchemas } from "./generateToolSchemas";
+import type { watchToolSchemas, WatchEvent } from "./watch";
 
 const usage = `Usage: toolwright codegen [options]
+       toolwright --version
 
 Generates the JSON Schemas of every @tool method and defineTool function into one module.
 
@@ -15,26 +18,38 @@ Options:
   --project <file>         tsconfig.json of the program to analyse (default: tsconfig.json)
   --out <file>             the generated module (default: src/tools.generated.ts)
   --runtime-import <name>  module the generated code imports the runtime from (default: toolwright)
+  --import-extension <js|ts|none>
+                           how relative imports in the generated module end (default: what the
+                           tsconfig needs: js for node16/nodenext, ts with allowImportingTsExtensions
+                           or rewriteRelativeImportExtensions, else none)
   --check                  write nothing; exit 1 when the generated module is out of date
   --watch                  regenerate when a .ts file changes
   --help                   show this help
+  --version                print the version of toolwright
 
-Options can also be set under a "toolwright" key in package.json: { "project": …, "out": … }.`;
+Options can also be set under a "toolwright" key in package.json:
+{ "project": …, "out": …, "runtimeImport": …, "importExtension": … }.`;
 
 interface CliArgs {
   project?: string;
   out?: string;
   runtimeImport?: string;
+  importExtension?: ImportExtension;
   check: boolean;
   watch: boolean;
   help: boolean;
+  /** Set for `toolwright` alone: print the help, exit 2. */
+  noCommand?: boolean;
+  version?: boolean;
 }
 
 /** Parses `toolwright codegen` arguments; throws CodegenConfigError on a bad one. */
 export function parseArgs(argv: readonly string[]): CliArgs {
   const args: CliArgs = { check: false, watch: false, help: false };
   const [command, ...rest] = argv;
-  if (command === "--help" || command === "-h" || command === undefined) return { ...args, help: true };
+  if (command === undefined) return { ...args, help: true, noCommand: true };
+  if (command === "--help" || command === "-h") return { ...args, help: true };
+  if (command === "--version" || command === "-v") return { ...args, version: true };
   if (command !== "codegen") throw new CodegenConfigError(`Unknown command '${command}'; the command is 'codegen'.\n\n${usage}`);
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
@@ -51,6 +66,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     if (flag === "--project" || flag === "-p") args.project = value();
     else if (flag === "--out" || flag === "-o") args.out = value();
     else if (flag === "--runtime-import") args.runtimeImport = value();
+    else if (flag === "--import-extension") args.importExtension = importExtension(value());
     else if (flag === "--check") args.check = noValue();
     else if (flag === "--watch" || flag === "-w") args.watch = noValue();
     else if (flag === "--help" || flag === "-h") args.help = noValue();
@@ -58,6 +74,54 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   }
   if (args.check && args.watch) throw new CodegenConfigError("--check and --watch cannot be used together: use --check in CI and --watch while editing.");
   return args;
+}
+
+function importExtension(value: string): ImportExtension {
+  if (importExtensions.includes(value as ImportExtension)) return value as ImportExtension;
+  throw new CodegenConfigError(`--import-extension must be one of ${importExtensions.join(", ")}, not '${value}'.\n\n${usage}`);
+}
+
+/** What the CLI needs from the codegen modules, which need typescript and ts-morph. */
+export interface CodegenModules {
+  readonly generateToolSchemas: typeof generateToolSchemas;
+  readonly watchToolSchemas: typeof watchToolSchemas;
+}
+
+/**
+ * Requires codegen, first checking that typescript and ts-morph can be loaded: the runtime package
+ * does not depend on them, so a project that never installed them gets one line saying what to
+ * install (a CodegenConfigError, exit 2) instead of a MODULE_NOT_FOUND stack.
+ */
+export function loadCodegen(load: (id: string) => unknown = require): CodegenModules {
+  const missing: string[] = [];
+  for (const id of ["typescript", "ts-morph"]) {
+    try {
+      load(id);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw error;
+      missing.push(id);
+    }
+  }
+  if (missing.length > 0) {
+    throw new CodegenConfigError(
+      `toolwright codegen needs ${missing.join(" and ")}, which ${missing.length === 1 ? "is" : "are"} not installed (the runtime does not depend on them); install them as dev dependencies: npm i -D typescript@5.9 ts-morph@27.`,
+    );
+  }
+  return {
+    generateToolSchemas: (load("./generateToolSchemas") as typeof import("./generateToolSchemas")).generateToolSchemas,
+    watchToolSchemas: (load("./watch") as typeof import("./watch")).watchToolSchemas,
+  };
+}
+
+/** The version in toolwright's package.json (found from this file, as source or compiled into dist/). */
+export function packageVersion(): string {
+  for (let dir = __dirname; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, "package.json");
+    if (!fs.existsSync(manifest)) continue;
+    const parsed = JSON.parse(fs.readFileSync(manifest, "utf8")) as { name?: string; version?: string };
+    if (parsed.name === "toolwright" && parsed.version) return parsed.version;
+  }
+  throw new CodegenConfigError("toolwright's package.json cannot be found; reinstall toolwright.");
 }
 
 /**
@@ -69,14 +133,24 @@ export async function main(
   out: NodeJS.WritableStream = process.stdout,
   err: NodeJS.WritableStream = process.stderr,
   cwd: string = process.cwd(),
+  load: () => CodegenModules = loadCodegen,
 ): Promise<number> {
   try {
     const args = parseArgs(argv);
+    if (args.noCommand) {
+      err.write(`${usage}\n`);
+      return 2;
+    }
     if (args.help) {
       out.write(`${usage}\n`);
       return 0;
     }
-    const options = { project: args.project, out: args.out, runtimeImport: args.runtimeImport, cwd };
+    if (args.version) {
+      out.write(`${packageVersion()}\n`);
+      return 0;
+    }
+    const options = { project: args.project, out: args.out, runtimeImport: args.runtimeImport, importExtension: args.importExtension, cwd };
+    const { generateToolSchemas, watchToolSchemas } = load();
     if (args.watch) {
       watchToolSchemas(options, (event) => report(event, out, err));
       return await new Promise<number>(() => undefined);

@@ -1,6 +1,12 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { CodegenConfigError } from "./project";
+import { CodegenConfigError } from "./configError";
+
+/** How the generated module ends its relative imports: `.js` (`.mjs`, `.cjs`), the source's `.ts`, or nothing. */
+export type ImportExtension = "js" | "ts" | "none";
+
+/** The values `--import-extension` and the package.json option accept. */
+export const importExtensions: readonly ImportExtension[] = ["js", "ts", "none"];
 
 /** Options of `generateToolSchemas` and the `toolwright codegen` CLI. */
 export interface CodegenOptions {
@@ -10,6 +16,11 @@ export interface CodegenOptions {
   out?: string;
   /** Where the generated module imports the runtime from. Default `toolwright`. */
   runtimeImport?: string;
+  /**
+   * How relative imports in the generated module end: `js` (`./tools.js`), `ts` (`./tools.ts`) or
+   * `none` (`./tools`). Default: what the project's compiler options need (see README).
+   */
+  importExtension?: ImportExtension;
   /** Paths are resolved against this directory. Default `process.cwd()`. */
   cwd?: string;
 }
@@ -20,11 +31,13 @@ export interface ResolvedCodegenOptions {
   readonly project: string;
   readonly out: string;
   readonly runtimeImport: string;
+  /** Set when chosen by flag or package.json; undefined means "from the compiler options". */
+  readonly importExtension: ImportExtension | undefined;
   /** The command that regenerates the module, as written into it. */
   readonly command: string;
 }
 
-const known = ["project", "out", "runtimeImport"];
+const known = ["project", "out", "runtimeImport", "importExtension"];
 
 /**
  * Fills options from, in order: the given options (CLI flags), the `"toolwright"` key of the
@@ -36,17 +49,27 @@ export function resolveOptions(options: CodegenOptions): ResolvedCodegenOptions 
   const project = options.project ?? fromPackage.project ?? "tsconfig.json";
   const out = options.out ?? fromPackage.out ?? "src/tools.generated.ts";
   const runtimeImport = options.runtimeImport ?? fromPackage.runtimeImport ?? "toolwright";
-  const flags = [`--project ${project}`, `--out ${out}`, ...(runtimeImport === "toolwright" ? [] : [`--runtime-import ${runtimeImport}`])];
+  const importExtension = options.importExtension ?? (fromPackage.importExtension as ImportExtension | undefined);
+  if (importExtension !== undefined && !importExtensions.includes(importExtension)) {
+    throw new CodegenConfigError(`The import extension '${importExtension}' is not one of ${importExtensions.join(", ")}.`);
+  }
+  const flags = [
+    `--project ${project}`,
+    `--out ${out}`,
+    ...(runtimeImport === "toolwright" ? [] : [`--runtime-import ${runtimeImport}`]),
+    ...(importExtension === undefined ? [] : [`--import-extension ${importExtension}`]),
+  ];
   return {
     cwd,
     project: path.resolve(cwd, project),
     out: path.resolve(cwd, out),
     runtimeImport,
+    importExtension,
     command: `npx toolwright codegen ${flags.join(" ")}`,
   };
 }
 
-function packageConfig(cwd: string): Partial<Record<"project" | "out" | "runtimeImport", string>> {
+function packageConfig(cwd: string): Partial<Record<"project" | "out" | "runtimeImport" | "importExtension", string>> {
   const manifest = path.join(cwd, "package.json");
   if (!fs.existsSync(manifest)) return {};
   let config: unknown;

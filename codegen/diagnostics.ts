@@ -18,7 +18,8 @@ export type DiagnosticCode =
   | "TW204" // parameter without a type annotation
   | "TW301" // unsupported type
   | "TW302" // any/unknown without @asType
-  | "TW401"; // the output file cannot be written
+  | "TW401" // the output file cannot be written
+  | "TW402"; // the output file would be a CommonJS module under verbatimModuleSyntax
 
 /** One problem found by codegen, at a source position. */
 export interface Diagnostic {

@@ -1,8 +1,9 @@
-import type { Project, SourceFile } from "ts-morph";
+import type { Project, SourceFile, ts } from "ts-morph";
 import { buildToolModel, type NamedTool } from "./buildToolModel";
 import { type ResolvedCodegenOptions } from "./config";
 import { type Diagnostic, Diagnostics } from "./diagnostics";
 import { discoverInFile } from "./discoverTools";
+import { commonJsUnderVerbatimModuleSyntax, importExtensionFor } from "./emit/importStyle";
 import { renderModule } from "./emit/renderModule";
 import type { ToolModel } from "./model";
 import { isToolwrightOwnFile } from "./ownSource";
@@ -58,6 +59,8 @@ export class Analyzer {
     const programDiagnostics = new Diagnostics(this.options.cwd);
     const tools = [...this.#perFile.values()].flatMap((f) => f.tools);
     checkDuplicateNames([...this.#perFile.values()].flatMap((f) => f.names), programDiagnostics);
+    const compilerOptions = this.project.getCompilerOptions();
+    checkModuleFormat(compilerOptions, this.options, programDiagnostics);
     const diagnostics = [...[...this.#perFile.values()].flatMap((f) => f.diagnostics.items), ...programDiagnostics.items].sort(
       (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.code.localeCompare(b.code),
     );
@@ -69,9 +72,22 @@ export class Analyzer {
             moduleLabel: programDiagnostics.relative(this.options.out),
             command: this.options.command,
             runtimeImport: this.options.runtimeImport,
+            importExtension: this.options.importExtension ?? importExtensionFor(compilerOptions),
           });
     return { tools, diagnostics, content };
   }
+}
+
+// TW402: under verbatimModuleSyntax a CommonJS file may not use import/export syntax, which the
+// generated module (like every file exporting a tool class) needs.
+function checkModuleFormat(compilerOptions: ts.CompilerOptions, options: ResolvedCodegenOptions, diagnostics: Diagnostics): void {
+  const reason = commonJsUnderVerbatimModuleSyntax(compilerOptions, options.out, (file) => diagnostics.relative(file));
+  if (reason === undefined) return;
+  diagnostics.inFile(
+    options.project,
+    "TW402",
+    `The generated module ${diagnostics.relative(options.out)} would be a CommonJS module (${reason}) under verbatimModuleSyntax, where TypeScript rejects import and export syntax (TS1286, TS1287); make it an ES module ("module": "nodenext" with "type": "module" in package.json, or an .mts --out) or turn verbatimModuleSyntax off.`,
+  );
 }
 
 // TW103: a tool name used twice anywhere in the program (also by tools with other errors); every location is named.

@@ -53,16 +53,53 @@ export async function generateToolSchemas(options: GenerateToolSchemasOptions = 
   }
 }
 
-/** Names the tools whose generated entries differ between the file on disk and the new text. */
+/**
+ * Names the tools whose generated entries differ between the file on disk and the new text, and
+ * what differs: `close_ticket (changed: parameters, schema)`, `search (new)`, `find (removed)`.
+ * The parts are the entry's keys, plus `parameter types` for the type check after the entries.
+ */
 export function staleTools(existing: string | undefined, generated: string, tools: readonly ToolModel[]): string[] {
   if (existing === undefined) return tools.map((t) => t.name);
-  const entries = (text: string) => new Map(splitEntries(text).map((entry) => [/\n {4}name: "([^"]*)"/.exec(entry)?.[1] ?? "", entry]));
   const before = entries(existing);
   const after = entries(generated);
   const stale: string[] = [];
-  for (const [name, entry] of after) if (before.get(name) !== entry) stale.push(before.has(name) ? name : `${name} (new)`);
+  for (const [name, fields] of after) {
+    const old = before.get(name);
+    if (!old) {
+      stale.push(`${name} (new)`);
+      continue;
+    }
+    const keys = [...new Set([...fields.keys(), ...old.keys()])];
+    const changed = keys.filter((k) => fields.get(k) !== old.get(k));
+    if (changed.length > 0) stale.push(`${name} (changed: ${changed.join(", ")})`);
+  }
   for (const name of before.keys()) if (!after.has(name)) stale.push(`${name} (removed)`);
   return stale;
+}
+
+// Each entry by tool name, as its fields (key → text) and the parameter-type check lines, which
+// end in a `// Class.method` comment naming the entry's owner and member.
+function entries(text: string): Map<string, Map<string, string>> {
+  const byName = new Map<string, Map<string, string>>();
+  const byLabel = new Map<string, Map<string, string>>();
+  for (const entry of splitEntries(text)) {
+    const fields = new Map<string, string>();
+    for (const field of entry.split(/\n(?= {4}[A-Za-z]+: )/)) {
+      const match = /^ {4}([A-Za-z]+): ([\s\S]*?),?$/.exec(field);
+      if (match) fields.set(match[1]!, match[2]!);
+    }
+    const name = /^"(.*)"$/.exec(fields.get("name") ?? "")?.[1] ?? "";
+    byName.set(name, fields);
+    const member = /^"([^"]*)"/.exec(fields.get("member") ?? "")?.[1] ?? "";
+    const owner = /^\(\) => (.*)$/.exec(fields.get("owner") ?? "")?.[1] ?? "";
+    byLabel.set(fields.get("kind") === '"function"' ? owner : `${owner}.${member}`, fields);
+  }
+  for (const line of text.split("\n")) {
+    const match = /^\(\{\} as .* \/\/ (.+)$/.exec(line);
+    const fields = match && byLabel.get(match[1]!);
+    if (fields) fields.set("parameter types", `${fields.get("parameter types") ?? ""}${line}\n`);
+  }
+  return byName;
 }
 
 function splitEntries(text: string): string[] {

@@ -11,11 +11,16 @@ export interface ToolModel {
   readonly isStatic: boolean;
   /** The file that declares the owner (absolute). */
   readonly file: string;
-  /** `file:line:col` of the decorator or `defineTool` call, relative to the working directory. */
+  /**
+   * The file that declares the tool, relative to the working directory. No line and column: moving
+   * a tool within its file must not make the generated module stale (diagnostics keep them).
+   */
   readonly source: string;
   readonly name: string;
   readonly description: string;
   readonly parameters: readonly GeneratedParameter[];
+  /** Every parameter's type as a tuple the generated module can write: `[query: string, limit?: number]`. */
+  readonly parameterTypes: string;
   readonly schema: JsonSchema;
   readonly strict: boolean;
   readonly strictReason?: string;

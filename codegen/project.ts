@@ -1,5 +1,8 @@
 import * as fs from "node:fs";
 import { Project } from "ts-morph";
+import { CodegenConfigError } from "./configError";
+
+export { CodegenConfigError };
 
 /** Loads the TypeScript program of a tsconfig once; every later stage shares it. */
 export function loadProject(tsConfigFilePath: string): Project {
@@ -7,12 +10,4 @@ export function loadProject(tsConfigFilePath: string): Project {
     throw new CodegenConfigError(`tsconfig ${tsConfigFilePath} does not exist; pass --project <path to tsconfig.json>.`);
   }
   return new Project({ tsConfigFilePath });
-}
-
-/** Bad codegen options or setup: reported as one line, exit code 2. */
-export class CodegenConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
-  }
 }

@@ -1,6 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { SourceFile } from "ts-morph";
+import type { Project, SourceFile } from "ts-morph";
 import { type CodegenOptions, resolveOptions } from "./config";
 import { writeIfChanged } from "./emit/writeIfChanged";
 import { type Analysis, Analyzer } from "./generate";
@@ -27,8 +27,13 @@ export interface ToolSchemaWatcher {
 }
 
 /**
- * Generates once, then regenerates whenever a TypeScript file under the working directory
- * changes. Only the changed files and the files that (transitively) import them are analysed again.
+ * Generates once, then regenerates whenever a TypeScript file in a directory of the program (or
+ * of its tsconfig) changes. Only the changed files and the files that (transitively) import them
+ * are analysed again.
+ *
+ * The directories are watched, not the files: an editor's atomic save (write a temporary file,
+ * rename it over the original) replaces the file, and a watch on the old file would see nothing
+ * after the first save. A new file in a directory that holds no program file yet is not seen.
  */
 export function watchToolSchemas(options: CodegenOptions, onEvent: (event: WatchEvent) => void = () => undefined, listen = true): ToolSchemaWatcher {
   const resolved = resolveOptions(options);
@@ -89,29 +94,29 @@ export function watchToolSchemas(options: CodegenOptions, onEvent: (event: Watch
     return event;
   };
 
-  let watcher: fs.FSWatcher | undefined;
   let timer: NodeJS.Timeout | undefined;
   const pending = new Set<string>();
-  if (listen) {
-    watcher = fs.watch(resolved.cwd, { recursive: true }, (_event, name) => {
-      if (!name) return;
-      const file = path.resolve(resolved.cwd, name.toString());
-      if (!/\.(ts|tsx|mts|cts)$/.test(file) || file === resolved.out || file.includes(`${path.sep}node_modules${path.sep}`)) return;
-      pending.add(file);
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        const files = [...pending];
-        pending.clear();
-        regenerate(files);
-      }, 25);
-    });
-  }
+  const onChange = (dir: string, name: string | Buffer | null) => {
+    if (!name) return;
+    const file = path.resolve(dir, name.toString());
+    if (!/\.(ts|tsx|mts|cts)$/.test(file) || file === resolved.out) return;
+    pending.add(file);
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const files = [...pending];
+      pending.clear();
+      regenerate(files);
+      directories.sync();
+    }, 25);
+  };
+  const directories = new DirectoryWatchers(() => programDirectories(project, resolved.project), onChange);
+  if (listen) directories.sync();
   return {
     initial,
     regenerate,
     close() {
       clearTimeout(timer);
-      watcher?.close();
+      directories.close();
     },
   };
 }
@@ -130,4 +135,47 @@ function withImporters(files: readonly SourceFile[], out: string): SourceFile[] 
     }
   }
   return [...seen].filter((file) => file.getFilePath() !== out);
+}
+
+// The directories holding the program's own files (not node_modules) and the tsconfig.
+function programDirectories(project: Project, tsconfig: string): Set<string> {
+  const dirs = new Set([path.dirname(tsconfig)]);
+  for (const file of project.getSourceFiles()) if (!file.isInNodeModules() && !file.isDeclarationFile()) dirs.add(path.dirname(file.getFilePath()));
+  return dirs;
+}
+
+/** One non-recursive `fs.watch` per directory, kept in step with the program's directories. */
+class DirectoryWatchers {
+  readonly #watchers = new Map<string, fs.FSWatcher>();
+
+  constructor(
+    private readonly directories: () => Set<string>,
+    private readonly onChange: (dir: string, name: string | Buffer | null) => void,
+  ) {}
+
+  /** Starts watching new directories and stops watching those no longer in the program. */
+  sync(): void {
+    const wanted = this.directories();
+    for (const [dir, watcher] of this.#watchers) {
+      if (!wanted.has(dir)) {
+        watcher.close();
+        this.#watchers.delete(dir);
+      }
+    }
+    for (const dir of wanted) {
+      if (this.#watchers.has(dir) || !fs.existsSync(dir)) continue;
+      const watcher = fs.watch(dir, (_event, name) => this.onChange(dir, name));
+      // A directory that is removed ends its watch; sync() after the next change forgets it.
+      watcher.on("error", () => {
+        watcher.close();
+        this.#watchers.delete(dir);
+      });
+      this.#watchers.set(dir, watcher);
+    }
+  }
+
+  close(): void {
+    for (const watcher of this.#watchers.values()) watcher.close();
+    this.#watchers.clear();
+  }
 }

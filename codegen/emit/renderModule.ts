@@ -1,5 +1,8 @@
-import * as path from "node:path";
 import type { ToolModel } from "../model";
+import type { ImportExtension } from "../config";
+import { relativeImport } from "./importStyle";
+
+export { relativeImport };
 
 /** How the generated module refers to things outside itself. */
 export interface RenderOptions {
@@ -11,6 +14,8 @@ export interface RenderOptions {
   readonly command: string;
   /** Where the runtime is imported from: `toolwright`. */
   readonly runtimeImport: string;
+  /** How relative imports end (see `importExtensionFor`). Default `none`. */
+  readonly importExtension?: ImportExtension;
 }
 
 /**
@@ -18,13 +23,14 @@ export interface RenderOptions {
  * consts, one entry per tool, registration on import, and an export of the entries. Tools are
  * sorted (file, owner, member) and keys written in a fixed order, so the output is deterministic.
  * Each method entry names its method in a `satisfies keyof` check, so renaming or removing the
- * method breaks `tsc`.
+ * method breaks `tsc`; after the entries, each tool's `Parameters<…>` is checked both ways against
+ * the parameter types codegen read, so changing a parameter's type breaks `tsc` too.
  */
 export function renderModule(models: readonly ToolModel[], options: RenderOptions): string {
   const specifiers = new Map<string, string>();
   const specifierOf = (model: ToolModel): string => {
     let specifier = specifiers.get(model.file);
-    if (specifier === undefined) specifiers.set(model.file, (specifier = relativeImport(options.outFile, model.file)));
+    if (specifier === undefined) specifiers.set(model.file, (specifier = relativeImport(options.outFile, model.file, options.importExtension)));
     return specifier;
   };
   const sorted = [...models].sort((a, b) => compare(specifierOf(a), specifierOf(b)) || compare(a.ownerName, b.ownerName) || compare(a.member, b.member) || Number(a.isStatic) - Number(b.isStatic));
@@ -48,6 +54,9 @@ export function renderModule(models: readonly ToolModel[], options: RenderOption
   lines.push("", "export const toolSchemas: readonly GeneratedToolEntry[] = [");
   for (const model of sorted) lines.push(cachedEntry(model, localNames.get(key(model))!));
   lines.push("];", "");
+  lines.push(`// A type error below means a tool's parameter types changed after this module was generated: run \`${options.command}\`.`);
+  for (const model of sorted) lines.push(...parameterChecks(model, localNames.get(key(model))!));
+  lines.push("");
   lines.push(`registerToolSchemas(toolSchemas, { module: ${JSON.stringify(options.moduleLabel)}, command: ${JSON.stringify(options.command)} });`, "");
   return lines.join("\n");
 }
@@ -85,6 +94,14 @@ export function renderEntry(model: ToolModel, local: string): string {
   return ["  {", ...fields.map(([k, v]) => `    ${k}: ${v},`), "  },"].join("\n");
 }
 
+/** The two checks that the tool's parameters still have the types codegen read: each way round, so that widening and narrowing both fail. */
+export function parameterChecks(model: ToolModel, local: string): string[] {
+  const owner = model.kind === "function" || model.isStatic ? `(typeof ${local})` : local;
+  const actual = `Parameters<${owner}[${JSON.stringify(model.kind === "function" ? "function" : model.member)}]>`;
+  const label = model.kind === "function" ? local : `${local}.${model.member}`;
+  return [`({} as ${actual}) satisfies ${model.parameterTypes}; // ${label}`, `({} as ${model.parameterTypes}) satisfies ${actual}; // ${label}`];
+}
+
 // Key order is the builder's, which is fixed, so the text is deterministic.
 function json(value: unknown, indentLevel: number): string {
   return JSON.stringify(value, null, 2).replace(/\n/g, `\n${"  ".repeat(indentLevel)}`);
@@ -106,13 +123,6 @@ function assignLocalNames(models: readonly ToolModel[]): Map<string, string> {
     names.set(k, local);
   }
   return names;
-}
-
-/** The import specifier of `file` from the generated module: `./tools/support`. */
-export function relativeImport(outFile: string, file: string): string {
-  let specifier = path.relative(path.dirname(outFile), file).split(path.sep).join("/").replace(/(\.d)?\.(ts|tsx|mts|cts)$/, "");
-  if (!specifier.startsWith(".")) specifier = `./${specifier}`;
-  return specifier;
 }
 
 function compare(a: string, b: string): number {

@@ -1,5 +1,5 @@
 import type { Type, TypeNode } from "ts-morph";
-import type { ResolveContext, SchemaNode } from "./context";
+import { reportNode, type ResolveContext, type SchemaNode } from "./context";
 import { resolveType } from "./resolveType";
 
 const asTypes = ["integer", "number", "string", "boolean", "object", "array", "any"];
@@ -11,7 +11,7 @@ const asTypes = ["integer", "number", "string", "boolean", "object", "array", "a
  */
 export function applyAsType(asType: string, type: Type, path: string, ctx: ResolveContext, typeNode?: TypeNode): SchemaNode | undefined {
   if (!asTypes.includes(asType)) {
-    ctx.diagnostics.at(ctx.anchor, "TW301", `${path} has @asType '${asType}', which is not one of ${asTypes.join(", ")}.`);
+    ctx.diagnostics.at(reportNode(ctx), "TW301", `${path} has @asType '${asType}', which is not one of ${asTypes.join(", ")}.`);
     return undefined;
   }
   if (asType === "any") return {};

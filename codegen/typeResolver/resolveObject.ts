@@ -1,5 +1,5 @@
 import { Node, type Symbol as MorphSymbol, ts, type Type, type TypeNode } from "ts-morph";
-import type { ResolveContext, SchemaNode } from "./context";
+import { reportNode, type ResolveContext, type SchemaNode } from "./context";
 import { propertyJsDoc, withJsDoc } from "./jsDocTags";
 import { applyAsType } from "./asType";
 import { isLibType, resolveType } from "./resolveType";
@@ -18,12 +18,12 @@ const noJsonForm = ["Map", "Set", "WeakMap", "WeakSet", "Promise", "RegExp", "Er
  */
 export function resolveObject(type: Type, path: string, ctx: ResolveContext, typeNode?: TypeNode): SchemaNode | undefined {
   if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) {
-    ctx.diagnostics.at(ctx.anchor, "TW301", `${path} is a function, which the model cannot send; take the data the function would compute instead.`);
+    ctx.diagnostics.at(reportNode(ctx), "TW301", `${path} is a function, which the model cannot send; take the data the function would compute instead.`);
     return undefined;
   }
   const libName = noJsonForm.find((name) => isLibType(type, name));
   if (libName) {
-    ctx.diagnostics.at(ctx.anchor, "TW301", `${path} is a ${libName}, which has no JSON form; use an array or an object instead.`);
+    ctx.diagnostics.at(reportNode(ctx), "TW301", `${path} is a ${libName}, which has no JSON form; use an array or an object instead.`);
     return undefined;
   }
   return resolveRecursive(type, ctx, () => objectSchema(type, path, ctx, typeNode));
@@ -40,9 +40,11 @@ function objectSchema(type: Type, path: string, ctx: ResolveContext, typeNode: T
     if (!isDataProperty(declaration, name, propertyType)) continue;
     const propertyPath = `${path}.${name}`;
     const info = propertyJsDoc(property);
+    // A problem inside the property's type is reported at the property itself, where it is fixed.
+    const at: ResolveContext = isPropertyNode(declaration) ? { ...ctx, reportAt: declaration } : ctx;
     const resolved = info.asType
-      ? applyAsType(info.asType, propertyType, propertyPath, ctx, typeNodeOf(declaration))
-      : resolveType(propertyType, propertyPath, ctx, typeNodeOf(declaration));
+      ? applyAsType(info.asType, propertyType, propertyPath, at, typeNodeOf(declaration))
+      : resolveType(propertyType, propertyPath, at, typeNodeOf(declaration));
     if (!resolved) {
       failed = true;
       continue;
@@ -67,7 +69,8 @@ function objectSchema(type: Type, path: string, ctx: ResolveContext, typeNode: T
 
 // The checker lists the keys of a mapped type (`Pick`, `Omit`) in the order it created their
 // literal types, which changes with what else the program uses; the declarations are stable.
-function propertiesInOrder(type: Type): MorphSymbol[] {
+/** The properties of an object type in declaration order (mapped types included). */
+export function propertiesInOrder(type: Type): MorphSymbol[] {
   const properties = type.getProperties();
   const isMapped = type.isObject() && ((type.compilerType as ts.ObjectType).objectFlags & ts.ObjectFlags.Mapped) !== 0;
   if (!isMapped) return properties;
@@ -95,6 +98,10 @@ function isDataProperty(declaration: Node | undefined, name: string, type: Type)
 // `x?: T` and `x: T | undefined` may both be left out.
 function isOptional(property: MorphSymbol, type: Type): boolean {
   return property.isOptional() || (type.isUnion() && type.getUnionTypes().some((t) => t.isUndefined()));
+}
+
+function isPropertyNode(declaration: Node | undefined): declaration is Node {
+  return declaration !== undefined && (Node.isPropertySignature(declaration) || Node.isPropertyDeclaration(declaration));
 }
 
 function typeNodeOf(declaration: Node | undefined): TypeNode | undefined {

@@ -1,5 +1,5 @@
 import type { Type, TypeNode } from "ts-morph";
-import { type ResolveContext, type SchemaNode, dateMarker } from "./context";
+import { dateMarker, reportNode, type ResolveContext, type SchemaNode } from "./context";
 import { declaredOrder, enumSchema, type Literal, literalValue } from "./literals";
 import { resolveObject } from "./resolveObject";
 import { resolveRecursive } from "./recursion";
@@ -14,7 +14,7 @@ import { aliasNodeOf, declaredMemberOrder, elementNode, tupleElementNodes, union
 export function resolveType(type: Type, path: string, ctx: ResolveContext, typeNode?: TypeNode): SchemaNode | undefined {
   if (ctx.toolwright.isInteger(type)) return { type: "integer" };
   if (type.isAny() || type.isUnknown()) {
-    ctx.diagnostics.at(ctx.anchor, "TW302", `${path} is '${type.getText()}', which gives the model no schema; give it a type, or mark it with @asType any to accept any JSON value.`);
+    ctx.diagnostics.at(reportNode(ctx), "TW302", `${path} is '${type.getText()}', which gives the model no schema; give it a type, or mark it with @asType any to accept any JSON value.`);
     return undefined;
   }
   if (type.isString()) return { type: "string" };
@@ -37,7 +37,7 @@ export function resolveType(type: Type, path: string, ctx: ResolveContext, typeN
     if (primitive) return resolveType(primitive, path, ctx);
   }
   if (type.isObject() || type.isIntersection()) return resolveObject(type, path, ctx, typeNode);
-  ctx.diagnostics.at(ctx.anchor, "TW301", `${path} has type '${type.getText()}', which has no JSON form the model can send; use string, number, boolean, literals, arrays, or objects of those.`);
+  ctx.diagnostics.at(reportNode(ctx), "TW301", `${path} has type '${type.getText()}', which has no JSON form the model can send; use string, number, boolean, literals, arrays, or objects of those.`);
   return undefined;
 }
 
@@ -109,7 +109,7 @@ function resolveTuple(type: Type, path: string, ctx: ResolveContext, typeNode: T
   const target = (type.compilerType as { target?: { minLength?: number; hasRestElement?: boolean } }).target;
   const minItems = target?.minLength ?? elements.length;
   if (target?.hasRestElement) {
-    ctx.diagnostics.at(ctx.anchor, "TW301", `${path} is a tuple with a rest element, which has no fixed JSON Schema; use a fixed-length tuple or an array.`);
+    ctx.diagnostics.at(reportNode(ctx), "TW301", `${path} is a tuple with a rest element, which has no fixed JSON Schema; use a fixed-length tuple or an array.`);
     return undefined;
   }
   return { type: "array", prefixItems: items as SchemaNode[], minItems, maxItems: elements.length };

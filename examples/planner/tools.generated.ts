@@ -70,7 +70,7 @@ export const toolSchemas: readonly GeneratedToolEntry[] = [
         }
       }
     },
-    source: "examples/planner/plannerTools.ts:37:3",
+    source: "examples/planner/plannerTools.ts",
   },
   {
     kind: "method",
@@ -119,7 +119,7 @@ export const toolSchemas: readonly GeneratedToolEntry[] = [
       "inputsFromState": {},
       "outputsToState": {}
     },
-    source: "examples/planner/plannerTools.ts:26:3",
+    source: "examples/planner/plannerTools.ts",
   },
   {
     kind: "method",
@@ -162,8 +162,16 @@ export const toolSchemas: readonly GeneratedToolEntry[] = [
         }
       }
     },
-    source: "examples/planner/plannerTools.ts:49:3",
+    source: "examples/planner/plannerTools.ts",
   },
 ];
+
+// A type error below means a tool's parameter types changed after this module was generated: run `npx toolwright codegen --project examples/planner/tsconfig.json --out examples/planner/tools.generated.ts`.
+({} as Parameters<PlannerTools["addStep"]>) satisfies [title: string, hours: number, state: any, after?: number[]]; // PlannerTools.addStep
+({} as [title: string, hours: number, state: any, after?: number[]]) satisfies Parameters<PlannerTools["addStep"]>; // PlannerTools.addStep
+({} as Parameters<PlannerTools["estimate"]>) satisfies [task: string, size: "large" | "medium" | "small"]; // PlannerTools.estimate
+({} as [task: string, size: "large" | "medium" | "small"]) satisfies Parameters<PlannerTools["estimate"]>; // PlannerTools.estimate
+({} as Parameters<PlannerTools["finalizePlan"]>) satisfies [summary: string, state: any]; // PlannerTools.finalizePlan
+({} as [summary: string, state: any]) satisfies Parameters<PlannerTools["finalizePlan"]>; // PlannerTools.finalizePlan
 
 registerToolSchemas(toolSchemas, { module: "examples/planner/tools.generated.ts", command: "npx toolwright codegen --project examples/planner/tsconfig.json --out examples/planner/tools.generated.ts" });

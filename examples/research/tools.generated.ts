@@ -52,7 +52,7 @@ export const toolSchemas: readonly GeneratedToolEntry[] = [
         }
       }
     },
-    source: "examples/research/researchTools.ts:29:3",
+    source: "examples/research/researchTools.ts",
   },
   {
     kind: "method",
@@ -104,8 +104,14 @@ export const toolSchemas: readonly GeneratedToolEntry[] = [
       "inputsFromState": {},
       "outputsToState": {}
     },
-    source: "examples/research/researchTools.ts:40:3",
+    source: "examples/research/researchTools.ts",
   },
 ];
+
+// A type error below means a tool's parameter types changed after this module was generated: run `npx toolwright codegen --project examples/research/tsconfig.json --out examples/research/tools.generated.ts`.
+({} as Parameters<ResearchTools["search"]>) satisfies [query: string, limit?: number]; // ResearchTools.search
+({} as [query: string, limit?: number]) satisfies Parameters<ResearchTools["search"]>; // ResearchTools.search
+({} as Parameters<ResearchTools["takeNote"]>) satisfies [finding: string, citations: string[], state: any]; // ResearchTools.takeNote
+({} as [finding: string, citations: string[], state: any]) satisfies Parameters<ResearchTools["takeNote"]>; // ResearchTools.takeNote
 
 registerToolSchemas(toolSchemas, { module: "examples/research/tools.generated.ts", command: "npx toolwright codegen --project examples/research/tsconfig.json --out examples/research/tools.generated.ts" });

@@ -27,7 +27,10 @@ export const toolSchemas: readonly GeneratedToolEntry[] = [
         "name": "customerId",
         "role": "stateKey",
         "optional": false,
-        "stateKey": "customer_id"
+        "stateKey": "customer_id",
+        "schema": {
+          "type": "string"
+        }
       }
     ],
     schema: {
@@ -57,7 +60,7 @@ export const toolSchemas: readonly GeneratedToolEntry[] = [
         "refunds": {}
       }
     },
-    source: "examples/service/refundTools.ts:33:3",
+    source: "examples/service/refundTools.ts",
   },
   {
     kind: "method",
@@ -76,7 +79,10 @@ export const toolSchemas: readonly GeneratedToolEntry[] = [
         "name": "customerId",
         "role": "stateKey",
         "optional": false,
-        "stateKey": "customer_id"
+        "stateKey": "customer_id",
+        "schema": {
+          "type": "string"
+        }
       }
     ],
     schema: {
@@ -99,8 +105,14 @@ export const toolSchemas: readonly GeneratedToolEntry[] = [
       },
       "outputsToState": {}
     },
-    source: "examples/service/refundTools.ts:21:3",
+    source: "examples/service/refundTools.ts",
   },
 ];
+
+// A type error below means a tool's parameter types changed after this module was generated: run `npx toolwright codegen --project examples/service/tsconfig.json --out examples/service/tools.generated.ts`.
+({} as Parameters<RefundTools["issueRefund"]>) satisfies [orderId: string, amount: number, customerId: string]; // RefundTools.issueRefund
+({} as [orderId: string, amount: number, customerId: string]) satisfies Parameters<RefundTools["issueRefund"]>; // RefundTools.issueRefund
+({} as Parameters<RefundTools["lookupOrder"]>) satisfies [orderId: string, customerId: string]; // RefundTools.lookupOrder
+({} as [orderId: string, customerId: string]) satisfies Parameters<RefundTools["lookupOrder"]>; // RefundTools.lookupOrder
 
 registerToolSchemas(toolSchemas, { module: "examples/service/tools.generated.ts", command: "npx toolwright codegen --project examples/service/tsconfig.json --out examples/service/tools.generated.ts" });

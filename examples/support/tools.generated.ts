@@ -46,7 +46,7 @@ export const toolSchemas: readonly GeneratedToolEntry[] = [
         }
       }
     },
-    source: "examples/support/supportTools.ts:37:3",
+    source: "examples/support/supportTools.ts",
   },
   {
     kind: "method",
@@ -65,7 +65,10 @@ export const toolSchemas: readonly GeneratedToolEntry[] = [
         "name": "customerId",
         "role": "stateKey",
         "optional": false,
-        "stateKey": "customer_id"
+        "stateKey": "customer_id",
+        "schema": {
+          "type": "string"
+        }
       },
       {
         "name": "limit",
@@ -103,8 +106,14 @@ export const toolSchemas: readonly GeneratedToolEntry[] = [
         }
       }
     },
-    source: "examples/support/supportTools.ts:24:3",
+    source: "examples/support/supportTools.ts",
   },
 ];
+
+// A type error below means a tool's parameter types changed after this module was generated: run `npx toolwright codegen --project examples/support/tsconfig.json --out examples/support/tools.generated.ts`.
+({} as Parameters<SupportTools["closeTicket"]>) satisfies [ticketId: string, state: any]; // SupportTools.closeTicket
+({} as [ticketId: string, state: any]) satisfies Parameters<SupportTools["closeTicket"]>; // SupportTools.closeTicket
+({} as Parameters<SupportTools["searchTickets"]>) satisfies [query: string, customerId: string, limit?: number]; // SupportTools.searchTickets
+({} as [query: string, customerId: string, limit?: number]) satisfies Parameters<SupportTools["searchTickets"]>; // SupportTools.searchTickets
 
 registerToolSchemas(toolSchemas, { module: "examples/support/tools.generated.ts", command: "npx toolwright codegen --project examples/support/tsconfig.json --out examples/support/tools.generated.ts" });

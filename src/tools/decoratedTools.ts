@@ -63,8 +63,14 @@ function toolOf(member: DecoratedMember, target: unknown): Tool {
   const dates = new Set(entry.dates ?? []);
   const fn = member.decoration.fn;
   // The Tool takes the full parameter list and hides what inputsFromState fills, like any Tool.
-  const injected = Object.fromEntries(plan.filter((p) => p.role === "stateKey").map((p) => [p.name, {}]));
-  const parameters: JsonSchema = { ...entry.schema, properties: { ...entry.schema.properties, ...injected } };
+  // Injected parameters carry the type codegen read (checked against the state key and each value)
+  // and are required unless optional, so a missing state value stops the call instead of passing undefined.
+  const injected = plan.filter((p) => p.role === "stateKey");
+  const parameters: JsonSchema = {
+    ...entry.schema,
+    properties: { ...entry.schema.properties, ...Object.fromEntries(injected.map((p) => [p.name, p.schema ?? {}])) },
+    required: [...(entry.schema.required ?? []), ...injected.filter((p) => !p.optional).map((p) => p.name)],
+  };
   return new Tool({
     name: entry.name,
     description: entry.description,
@@ -98,12 +104,31 @@ function findEntry(member: DecoratedMember): RegisteredEntry {
 }
 
 function checkNotStale(member: DecoratedMember, record: RegisteredEntry): void {
+  const minified = minifiedParameterNames(member, record.entry);
+  if (minified) {
+    throw new ConfigurationError(
+      member.label,
+      `${member.label} (${record.entry.source}) has parameters named (${minified.join(", ")}) where ${record.module.module} has (${record.entry.parameters.map((p) => p.name).join(", ")}): ` +
+        "the build minified the parameter names, which toolwright reads to match arguments to parameters, so running codegen again cannot help; " +
+        "keep parameter names when minifying: with esbuild use --minify-whitespace --minify-syntax without --minify-identifiers (--keep-names keeps only function and class names), " +
+        "with terser set mangle: false.",
+    );
+  }
   const problem = staleness(member, record.entry);
   if (!problem) return;
   throw new StaleSchemaError(
     member.label,
     `${member.label} (${record.entry.source}) has changed since ${record.module.module} was generated: ${problem}. Run \`${record.module.command}\` to regenerate it.`,
   );
+}
+
+// Minifiers rename parameters to one or two characters (`e`, `t`, `n`, `$`, `_a`); codegen read the
+// source names. The same count, all short, differing from a plan with a longer name, is a minifier's work.
+function minifiedParameterNames(member: DecoratedMember, entry: GeneratedToolEntry): string[] | undefined {
+  const planned = entry.parameters.map((p) => p.name);
+  const actual = functionParameterNames(member.decoration.fn);
+  if (!actual || actual.length !== planned.length || actual.join(",") === planned.join(",")) return undefined;
+  return actual.every((name) => name.length <= 2) && planned.some((name) => name.length > 2) ? actual : undefined;
 }
 
 function staleness(member: DecoratedMember, entry: GeneratedToolEntry): string | undefined {

@@ -45,7 +45,7 @@ export interface GeneratedToolEntry {
     readonly inputsFromState: Readonly<Record<string, string>>;
     readonly outputsToState: Readonly<Record<string, { readonly source?: string }>>;
   };
-  /** Where the tool is declared: `src/tools/support.ts:14:3`. */
+  /** The file the tool is declared in (`src/tools/support.ts`); without line and column, so moving a tool does not make the module stale. */
   readonly source: string;
 }
 

@@ -1,9 +1,12 @@
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import { main, parseArgs } from "../../codegen/cli";
+import * as path from "node:path";
+import { loadCodegen, main, parseArgs } from "../../codegen/cli";
 import { CodegenConfigError } from "../../codegen/project";
-import { captured, TempProject } from "./helpers/tempProject";
+import { captured, TempProject, tempTsconfig } from "./helpers/tempProject";
 
 const usage = `Usage: toolwright codegen [options]
+       toolwright --version
 
 Generates the JSON Schemas of every @tool method and defineTool function into one module.
 
@@ -11,11 +14,17 @@ Options:
   --project <file>         tsconfig.json of the program to analyse (default: tsconfig.json)
   --out <file>             the generated module (default: src/tools.generated.ts)
   --runtime-import <name>  module the generated code imports the runtime from (default: toolwright)
+  --import-extension <js|ts|none>
+                           how relative imports in the generated module end (default: what the
+                           tsconfig needs: js for node16/nodenext, ts with allowImportingTsExtensions
+                           or rewriteRelativeImportExtensions, else none)
   --check                  write nothing; exit 1 when the generated module is out of date
   --watch                  regenerate when a .ts file changes
   --help                   show this help
+  --version                print the version of toolwright
 
-Options can also be set under a "toolwright" key in package.json: { "project": …, "out": … }.`;
+Options can also be set under a "toolwright" key in package.json:
+{ "project": …, "out": …, "runtimeImport": …, "importExtension": … }.`;
 
 const supportTools = `import { tool } from "toolwright";
 
@@ -71,6 +80,12 @@ describe("parseArgs", () => {
     expect(parseArgs(["codegen"])).toEqual({ check: false, watch: false, help: false });
   });
 
+  it("reads --import-extension and rejects a value that is not js, ts or none", () => {
+    expect(parseArgs(["codegen", "--import-extension", "js"]).importExtension).toBe("js");
+    expect(parseArgs(["codegen", "--import-extension=none"]).importExtension).toBe("none");
+    expect(parseError(["codegen", "--import-extension", "mjs"]).message).toBe(`--import-extension must be one of js, ts, none, not 'mjs'.\n\n${usage}`);
+  });
+
   it("asks for help with --help, -h or no arguments", () => {
     expect(parseArgs([]).help).toBe(true);
     expect(parseArgs(["--help"]).help).toBe(true);
@@ -119,6 +134,79 @@ describe("main", () => {
 
   it("prints the usage for --help and exits 0", async () => {
     expect(await run(["--help"], process.cwd())).toEqual({ code: 0, out: `${usage}\n`, err: "" });
+  });
+
+  it("prints the usage on stderr and exits 2 when given no arguments", async () => {
+    expect(await run([], process.cwd())).toEqual({ code: 2, out: "", err: `${usage}\n` });
+  });
+
+  it("prints the package version for --version and exits 0", async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as { version: string };
+    expect(await run(["--version"], process.cwd())).toEqual({ code: 0, out: `${version}\n`, err: "" });
+  });
+
+  it("writes .js imports under nodenext, and what --import-extension or package.json asks for", async () => {
+    const p = project({ "src/supportTools.ts": supportTools }, { name: "app", type: "module" });
+    p.write("tsconfig.json", JSON.stringify({ ...tempTsconfig, compilerOptions: { ...tempTsconfig.compilerOptions, module: "nodenext" } }));
+
+    expect(await run(["codegen"], p.dir)).toEqual({ code: 0, out: "wrote src/tools.generated.ts (1 tool).\n", err: "" });
+    expect(p.read("src/tools.generated.ts")).toContain('import { SupportTools } from "./supportTools.js";\n');
+
+    expect(await run(["codegen", "--import-extension", "none"], p.dir)).toEqual({ code: 0, out: "wrote src/tools.generated.ts (1 tool).\n", err: "" });
+    expect(p.read("src/tools.generated.ts")).toContain('import { SupportTools } from "./supportTools";\n');
+    expect(p.read("src/tools.generated.ts")).toContain("// Regenerate with: npx toolwright codegen --project tsconfig.json --out src/tools.generated.ts --import-extension none\n");
+
+    p.write("package.json", JSON.stringify({ name: "app", type: "module", toolwright: { importExtension: "ts" } }));
+    expect(await run(["codegen"], p.dir)).toEqual({ code: 0, out: "wrote src/tools.generated.ts (1 tool).\n", err: "" });
+    expect(p.read("src/tools.generated.ts")).toContain('import { SupportTools } from "./supportTools.ts";\n');
+  });
+
+  it("exits 1 with TW402 when the generated module would be CommonJS under verbatimModuleSyntax", async () => {
+    const p = project({ "src/supportTools.ts": supportTools }, { name: "app" });
+    p.write("tsconfig.json", JSON.stringify({ ...tempTsconfig, compilerOptions: { ...tempTsconfig.compilerOptions, module: "nodenext", verbatimModuleSyntax: true } }));
+
+    expect(await run(["codegen"], p.dir)).toEqual({
+      code: 1,
+      out: "",
+      err:
+        'tsconfig.json:1:1 - error TW402: The generated module src/tools.generated.ts would be a CommonJS module (package.json has no "type": "module") under verbatimModuleSyntax, where TypeScript rejects import and export syntax (TS1286, TS1287); make it an ES module ("module": "nodenext" with "type": "module" in package.json, or an .mts --out) or turn verbatimModuleSyntax off.\n\nFound 1 error.\n',
+    });
+    expect(p.exists("src/tools.generated.ts")).toBe(false);
+  });
+
+  it("exits 2 saying what to install when typescript or ts-morph cannot be loaded", async () => {
+    const missing = (id: string) => {
+      if (id === "ts-morph") throw Object.assign(new Error("Cannot find module 'ts-morph'"), { code: "MODULE_NOT_FOUND" });
+      return require(id) as unknown;
+    };
+    const err = captured();
+    expect(await main(["codegen"], captured(), err, process.cwd(), () => loadCodegen(missing))).toBe(2);
+    expect(err.text).toBe(
+      "toolwright: toolwright codegen needs ts-morph, which is not installed (the runtime does not depend on them); install them as dev dependencies: npm i -D typescript@5.9 ts-morph@27.\n",
+    );
+  });
+
+  it("runs as a process without typescript and ts-morph only as far as that message, exiting 2", () => {
+    const p = project({});
+    // Makes both packages unresolvable, as in a project that never installed them.
+    p.write(
+      "block.js",
+      `const Module = require("module");
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  if (request === "typescript" || request === "ts-morph") throw Object.assign(new Error("Cannot find module '" + request + "'"), { code: "MODULE_NOT_FOUND" });
+  return resolve.call(this, request, ...rest);
+};
+`,
+    );
+    const cli = path.join(__dirname, "..", "..", "dist", "codegen", "cli.js");
+    const result = spawnSync(process.execPath, ["--require", p.path("block.js"), cli, "codegen"], { cwd: p.dir, encoding: "utf8" });
+    expect({ status: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({
+      status: 2,
+      stdout: "",
+      stderr:
+        "toolwright: toolwright codegen needs typescript and ts-morph, which are not installed (the runtime does not depend on them); install them as dev dependencies: npm i -D typescript@5.9 ts-morph@27.\n",
+    });
   });
 
   it("exits 2 on a bad argument, printing the problem and the usage", async () => {
@@ -229,7 +317,7 @@ export class SupportTools {
     expect(await run(["codegen"], unknownKey.dir)).toEqual({
       code: 2,
       out: "",
-      err: `toolwright: The "toolwright" key of ${unknownKey.path("package.json")} has unknown option "outFile"; the options are project, out, runtimeImport.\n`,
+      err: `toolwright: The "toolwright" key of ${unknownKey.path("package.json")} has unknown option "outFile"; the options are project, out, runtimeImport, importExtension.\n`,
     });
 
     const notString = project({}, { toolwright: { out: ["a.ts"] } });

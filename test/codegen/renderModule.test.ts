@@ -15,10 +15,11 @@ function model(file: string, ownerName: string, member: string, extra: Partial<T
     member,
     isStatic: false,
     file,
-    source: `${file.replace("/app/", "")}:3:3`,
+    source: file.replace("/app/", ""),
     name: member,
     description: `${member} things.`,
     parameters: [{ name: "query", role: "llm", optional: false }],
+    parameterTypes: "[query: string]",
     schema: { type: "object", properties: { query: { type: "string" } }, required: ["query"], additionalProperties: false },
     strict: true,
     dates: [],
@@ -128,9 +129,13 @@ describe("renderModule", () => {
         '      "inputsFromState": {},',
         '      "outputsToState": {}',
         "    },",
-        '    source: "src/tools/support.ts:3:3",',
+        '    source: "src/tools/support.ts",',
         "  },",
         "];",
+        "",
+        "// A type error below means a tool's parameter types changed after this module was generated: run `npx toolwright codegen --project tsconfig.json --out src/tools.generated.ts`.",
+        '({} as Parameters<SupportTools["search"]>) satisfies [query: string]; // SupportTools.search',
+        '({} as [query: string]) satisfies Parameters<SupportTools["search"]>; // SupportTools.search',
         "",
         'registerToolSchemas(toolSchemas, { module: "src/tools.generated.ts", command: "npx toolwright codegen --project tsconfig.json --out src/tools.generated.ts" });',
         "",
@@ -140,9 +145,24 @@ describe("renderModule", () => {
 });
 
 describe("relativeImport", () => {
-  it("writes a ./ or ../ specifier without the extension", () => {
+  it("writes a ./ or ../ specifier without the extension, keeping .mts and .cts findable as .mjs and .cjs", () => {
     expect(relativeImport("/app/src/tools.generated.ts", "/app/src/tools/support.ts")).toBe("./tools/support");
     expect(relativeImport("/app/generated/schemas.ts", "/app/src/support.tsx")).toBe("../src/support");
-    expect(relativeImport("/app/src/tools.generated.ts", "/app/src/tools.mts")).toBe("./tools");
+    expect(relativeImport("/app/src/tools.generated.ts", "/app/src/tools.mts")).toBe("./tools.mjs");
+    expect(relativeImport("/app/src/tools.generated.ts", "/app/src/tools.cts")).toBe("./tools.cjs");
+    expect(relativeImport("/app/src/tools.generated.ts", "/app/src/tools.d.ts")).toBe("./tools");
+  });
+
+  it("writes the output extension with js: .js for .ts, .mjs for .mts, .cjs for .cts", () => {
+    expect(relativeImport("/app/src/tools.generated.ts", "/app/src/tools/support.ts", "js")).toBe("./tools/support.js");
+    expect(relativeImport("/app/src/tools.generated.ts", "/app/src/tools.mts", "js")).toBe("./tools.mjs");
+    expect(relativeImport("/app/src/tools.generated.ts", "/app/src/tools.cts", "js")).toBe("./tools.cjs");
+    expect(relativeImport("/app/src/tools.generated.ts", "/app/src/types.d.ts", "js")).toBe("./types.js");
+  });
+
+  it("writes the source extension with ts, except for declaration files", () => {
+    expect(relativeImport("/app/src/tools.generated.ts", "/app/src/tools/support.ts", "ts")).toBe("./tools/support.ts");
+    expect(relativeImport("/app/src/tools.generated.ts", "/app/src/tools.mts", "ts")).toBe("./tools.mts");
+    expect(relativeImport("/app/src/tools.generated.ts", "/app/src/types.d.ts", "ts")).toBe("./types.js");
   });
 });

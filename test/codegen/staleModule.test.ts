@@ -58,12 +58,75 @@ describe("a generated module that is out of date (§3 steps 6-7)", () => {
 
     project.edit("src/supportTools.ts", "search(query: string)", "findTickets(query: string)");
 
-    const line = project.read("src/tools.generated.ts").split("\n").findIndex((l) => l.includes('member: "search" satisfies keyof SupportTools')) + 1;
-    expect(compile(project, program)).toEqual([`src/tools.generated.ts(${line}): Type '"search"' does not satisfy the expected type 'keyof SupportTools'.`]);
+    const lines = project.read("src/tools.generated.ts").split("\n");
+    const line = lines.findIndex((l) => l.includes('member: "search" satisfies keyof SupportTools')) + 1;
+    const check = lines.findIndex((l) => l.endsWith("// SupportTools.search")) + 1;
+    expect(compile(project, program)).toEqual([
+      `src/tools.generated.ts(${line}): Type '"search"' does not satisfy the expected type 'keyof SupportTools'.`,
+      `src/tools.generated.ts(${check}): Property 'search' does not exist on type 'SupportTools'.`,
+      `src/tools.generated.ts(${check + 1}): Property 'search' does not exist on type 'SupportTools'.`,
+    ]);
     expect(await run(["codegen", "--check"], project.dir)).toEqual({
       code: 1,
       out: "",
       err: `src/tools.generated.ts is out of date: stale tools: findTickets (new), search (removed). Run \`${command}\` and commit the result.\n`,
+    });
+  });
+
+  it("breaks the TypeScript build at the tool's parameter check when a parameter's type changes", async () => {
+    const program = new Project({ tsConfigFilePath: project.path("tsconfig.json") });
+    project.edit("src/supportTools.ts", "close(ticketId: string): string {\n    return ticketId;", "close(ticketId: number): string {\n    return String(ticketId);");
+
+    const lines = project.read("src/tools.generated.ts").split("\n");
+    const check = lines.findIndex((l) => l.endsWith("// SupportTools.close")) + 1;
+    expect(lines.slice(check - 2, check + 1)).toEqual([
+      "// A type error below means a tool's parameter types changed after this module was generated: run `npx toolwright codegen --project tsconfig.json --out src/tools.generated.ts`.",
+      '({} as Parameters<SupportTools["close"]>) satisfies [ticketId: string]; // SupportTools.close',
+      '({} as [ticketId: string]) satisfies Parameters<SupportTools["close"]>; // SupportTools.close',
+    ]);
+    expect(compile(project, program)).toEqual([
+      `src/tools.generated.ts(${check}): Type '[ticketId: number]' does not satisfy the expected type '[ticketId: string]'.`,
+      `src/tools.generated.ts(${check + 1}): Type '[ticketId: string]' does not satisfy the expected type '[ticketId: number]'.`,
+    ]);
+    expect(await run(["codegen", "--check"], project.dir)).toEqual({
+      code: 1,
+      out: "",
+      err: `src/tools.generated.ts is out of date: stale tools: close_ticket (changed: schema, parameter types). Run \`${command}\` and commit the result.\n`,
+    });
+  });
+
+  it("breaks the TypeScript build when a parameter is narrowed to literals the schema does not list", async () => {
+    const program = new Project({ tsConfigFilePath: project.path("tsconfig.json") });
+    project.edit("src/supportTools.ts", "close(ticketId: string)", 'close(ticketId: "T-1" | "T-2")');
+
+    const check = project.read("src/tools.generated.ts").split("\n").findIndex((l) => l.endsWith("// SupportTools.close")) + 1;
+    expect(compile(project, program)).toEqual([`src/tools.generated.ts(${check + 1}): Type '[ticketId: string]' does not satisfy the expected type '[ticketId: "T-1" | "T-2"]'.`]);
+  });
+
+  it("stays up to date when a comment or a blank line moves a tool within its file", async () => {
+    project.edit("src/supportTools.ts", "export class SupportTools {", "// Tools for the support desk.\n\nexport class SupportTools {");
+
+    expect(await run(["codegen", "--check"], project.dir)).toEqual({ code: 0, out: "src/tools.generated.ts is up to date (2 tools).\n", err: "" });
+    expect(project.read("src/tools.generated.ts")).toContain('    source: "src/supportTools.ts",\n');
+  });
+
+  it("fails --check naming the tool and the part that changed when a description changes", async () => {
+    project.edit("src/supportTools.ts", "/** Close a ticket. */", "/** Close a ticket for good. */");
+
+    expect(await run(["codegen", "--check"], project.dir)).toEqual({
+      code: 1,
+      out: "",
+      err: `src/tools.generated.ts is out of date: stale tools: close_ticket (changed: description). Run \`${command}\` and commit the result.\n`,
+    });
+  });
+
+  it("fails --check naming the tool and the part that changed when a decorator option changes", async () => {
+    project.edit("src/supportTools.ts", '@tool({ name: "close_ticket" })', '@tool({ name: "close_ticket", outputsToState: { closed: {} } })');
+
+    expect(await run(["codegen", "--check"], project.dir)).toEqual({
+      code: 1,
+      out: "",
+      err: `src/tools.generated.ts is out of date: stale tools: close_ticket (changed: options). Run \`${command}\` and commit the result.\n`,
     });
   });
 
@@ -73,7 +136,7 @@ describe("a generated module that is out of date (§3 steps 6-7)", () => {
     expect(await run(["codegen", "--check"], project.dir)).toEqual({
       code: 1,
       out: "",
-      err: `src/tools.generated.ts is out of date: stale tools: close_ticket. Run \`${command}\` and commit the result.\n`,
+      err: `src/tools.generated.ts is out of date: stale tools: close_ticket (changed: parameters, schema, parameter types). Run \`${command}\` and commit the result.\n`,
     });
     expect(await run(["codegen"], project.dir)).toEqual({ code: 0, out: "wrote src/tools.generated.ts (2 tools).\n", err: "" });
     expect(await run(["codegen", "--check"], project.dir)).toEqual({ code: 0, out: "src/tools.generated.ts is up to date (2 tools).\n", err: "" });

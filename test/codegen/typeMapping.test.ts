@@ -1,4 +1,4 @@
-import { fixtureNames, fixtureProject, printed, runFixture } from "./helpers/fixtures";
+import { compileWithTsc, fixtureNames, fixtureProject, hasOwnOptions, printed, runFixture } from "./helpers/fixtures";
 
 describe("generateToolSchemas (valid fixtures, §3.1)", () => {
   it.each(fixtureNames("valid"))("generates the expected module for %s", async (name) => {
@@ -12,5 +12,9 @@ describe("generateToolSchemas (valid fixtures, §3.1)", () => {
     const project = fixtureProject("valid");
     const errors = project.getPreEmitDiagnostics().map((d) => `${d.getSourceFile()?.getFilePath()}: ${d.getMessageText().toString()}`);
     expect(errors).toEqual([]);
+  });
+
+  it.each(fixtureNames("valid").filter((name) => hasOwnOptions("valid", name)))("type-checks %s with tsc under its own compiler options and package.json", (name) => {
+    expect(compileWithTsc("valid", name)).toEqual([]);
   });
 });

@@ -153,4 +153,32 @@ describe("watchToolSchemas", () => {
       project.dispose();
     }
   });
+
+  it("keeps regenerating after editors' atomic saves (write a temporary file, rename it over the original)", async () => {
+    const project = new TempProject({ "src/billingTools.ts": files["src/billingTools.ts"] });
+    const watcher = watchToolSchemas(options(project), undefined, true);
+    const atomicSave = (from: string, to: string) => {
+      const text = project.read("src/billingTools.ts").replace(from, to);
+      fs.writeFileSync(project.path("src/.billingTools.ts.swp"), text);
+      fs.renameSync(project.path("src/.billingTools.ts.swp"), project.path("src/billingTools.ts"));
+    };
+    const waitFor = async (text: string) => {
+      const deadline = Date.now() + 3000;
+      while (!project.read("src/tools.generated.ts").includes(text) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      return project.read("src/tools.generated.ts");
+    };
+    try {
+      atomicSave("invoices(customer: string)", "listInvoices(customer: string)");
+      expect(await waitFor('member: "listInvoices"')).toContain('member: "listInvoices" satisfies keyof BillingTools,');
+
+      atomicSave("listInvoices(customer: string)", "findInvoices(customer: string)");
+      expect(await waitFor('member: "findInvoices"')).toContain('member: "findInvoices" satisfies keyof BillingTools,');
+
+      atomicSave("findInvoices(customer: string)", "searchInvoices(customer: string)");
+      expect(await waitFor('member: "searchInvoices"')).toContain('member: "searchInvoices" satisfies keyof BillingTools,');
+    } finally {
+      watcher.close();
+      project.dispose();
+    }
+  });
 });

@@ -166,7 +166,7 @@ describe("Agent with OpenAIChatGenerator", () => {
           description: "List tickets.",
           parameters: {
             type: "object",
-            properties: { status: { type: ["string", "null"], enum: ["open", "closed", null] } },
+            properties: { status: { type: ["string", "null"], enum: ["open", "closed", null], description: 'Default: "open".' } },
             required: ["status"],
             additionalProperties: false,
           },

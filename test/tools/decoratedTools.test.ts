@@ -17,7 +17,7 @@ function entry(owner: unknown, member: string, overrides: Partial<GeneratedToolE
     schema: { type: "object", properties: { query: { type: "string" } }, required: ["query"], additionalProperties: false },
     strict: true,
     options: { inputsFromState: {}, outputsToState: {} },
-    source: "src/tools/support.ts:10:3",
+    source: "src/tools/support.ts",
     ...overrides,
   };
 }
@@ -64,7 +64,7 @@ describe("decorated tools", () => {
     });
     const [built] = agent.tools;
     expect(built!.name).toBe("search");
-    expect(built!.source).toBe("SupportTools.search (src/tools/support.ts:10:3)");
+    expect(built!.source).toBe("SupportTools.search (src/tools/support.ts)");
     expect(built!.parameters).toEqual({ type: "object", properties: { query: { type: "string" }, limit: { type: "integer", default: 5 } }, required: ["query"], additionalProperties: false });
     expect(built!.inputsFromState).toEqual({ customer_id: "customerId" });
   });
@@ -194,7 +194,42 @@ describe("decorated tools", () => {
       }
       registerToolSchemas([entry(SupportTools, "search")], moduleInfo);
       expect(stale(() => new Agent({ chatGenerator, tools: [new SupportTools()] }))).toBe(
-        `SupportTools.search (src/tools/support.ts:10:3) has changed since src/tools.generated.ts was generated: its parameters are now (terms), the generated plan has (query). ${suffix}`,
+        `SupportTools.search (src/tools/support.ts) has changed since src/tools.generated.ts was generated: its parameters are now (terms), the generated plan has (query). ${suffix}`,
+      );
+    });
+
+    it("says the parameter names were minified, and how to keep them, instead of asking for codegen", () => {
+      // What esbuild --minify (even with --keep-names) makes of search(query, limit = 5).
+      class SupportTools {
+        @tool
+        search(e: string, t = 5): string {
+          return e.repeat(t);
+        }
+      }
+      registerToolSchemas(
+        [entry(SupportTools, "search", { parameters: [{ name: "query", role: "llm", optional: false }, { name: "limit", role: "llm", optional: true, default: 5 }] })],
+        moduleInfo,
+      );
+      const error = configError(() => new Agent({ chatGenerator, tools: [new SupportTools()] }));
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error).not.toBeInstanceOf(StaleSchemaError);
+      expect(error.message).toBe(
+        "SupportTools.search (src/tools/support.ts) has parameters named (e, t) where src/tools.generated.ts has (query, limit): the build minified the parameter names, " +
+          "which toolwright reads to match arguments to parameters, so running codegen again cannot help; keep parameter names when minifying: " +
+          "with esbuild use --minify-whitespace --minify-syntax without --minify-identifiers (--keep-names keeps only function and class names), with terser set mangle: false.",
+      );
+    });
+
+    it("treats short names as renamed, not minified, when the plan's names are short too", () => {
+      class SupportTools {
+        @tool
+        search(q: string): string {
+          return q;
+        }
+      }
+      registerToolSchemas([entry(SupportTools, "search", { parameters: [{ name: "x", role: "llm", optional: false }] })], moduleInfo);
+      expect(stale(() => new Agent({ chatGenerator, tools: [new SupportTools()] }))).toBe(
+        `SupportTools.search (src/tools/support.ts) has changed since src/tools.generated.ts was generated: its parameters are now (q), the generated plan has (x). ${suffix}`,
       );
     });
 
@@ -207,7 +242,7 @@ describe("decorated tools", () => {
       }
       registerToolSchemas([entry(SupportTools, "search")], moduleInfo);
       expect(stale(() => new Agent({ chatGenerator, tools: [new SupportTools()] }))).toBe(
-        `SupportTools.search (src/tools/support.ts:10:3) has changed since src/tools.generated.ts was generated: parameter 1 (query) is now typed State, the generated plan has it as llm. ${suffix}`,
+        `SupportTools.search (src/tools/support.ts) has changed since src/tools.generated.ts was generated: parameter 1 (query) is now typed State, the generated plan has it as llm. ${suffix}`,
       );
     });
 
@@ -225,7 +260,7 @@ describe("decorated tools", () => {
       }
       registerToolSchemas([entry(SupportTools, "search")], moduleInfo);
       expect(stale(() => new Agent({ chatGenerator, tools: [new SupportTools()], stateSchema: { q: { type: z.string() }, hits: { type: z.array(z.string()) } } }))).toBe(
-        `SupportTools.search (src/tools/support.ts:10:3) has changed since src/tools.generated.ts was generated: ${problem}. ${suffix}`,
+        `SupportTools.search (src/tools/support.ts) has changed since src/tools.generated.ts was generated: ${problem}. ${suffix}`,
       );
     });
   });

@@ -25,6 +25,8 @@ function convert(schema: JsonSchema, root: JsonSchema): JsonSchema {
     if (key === "format" && !strictFormats.has(String(value))) continue;
     out[key] = value;
   }
+  // Strict mode rejects `default`; the model still learns it from the description.
+  if (schema.default !== undefined) out.description = withDefault(schema.description, schema.default);
   if (schema.properties) {
     const required = new Set(schema.required ?? []);
     out.properties = Object.fromEntries(
@@ -49,6 +51,14 @@ function convert(schema: JsonSchema, root: JsonSchema): JsonSchema {
     if (defs) out[key] = Object.fromEntries(Object.entries(defs).map(([name, def]) => [name, convert(def, root)]));
   }
   return out;
+}
+
+/** `Maximum results. Default: 5.`, or `Default: 5.` without a description. */
+function withDefault(description: unknown, value: unknown): string {
+  const text = typeof description === "string" ? description.trim() : "";
+  const sentence = `Default: ${JSON.stringify(value)}.`;
+  if (text === "") return sentence;
+  return /[.!?]$/.test(text) ? `${text} ${sentence}` : `${text}. ${sentence}`;
 }
 
 function nullable(schema: JsonSchema): JsonSchema {

@@ -146,8 +146,8 @@ describe("toStrictSchema", () => {
     expect(strict).toEqual({
       type: "object",
       properties: {
-        query: { type: "string", description: "Words.", pattern: "^\\w+$" },
-        limit: { type: "integer", minimum: 1, maximum: 20, multipleOf: 1 },
+        query: { type: "string", description: 'Words. Default: "x".', pattern: "^\\w+$" },
+        limit: { type: "integer", minimum: 1, maximum: 20, multipleOf: 1, description: "Default: 5." },
         ids: { type: "array", items: { type: "string" }, minItems: 1, maxItems: 3 },
       },
       required: ["query", "limit", "ids"],
@@ -182,5 +182,24 @@ describe("toStrictSchema", () => {
     toStrictSchema(schema);
 
     expect(schema).toEqual(copy);
+  });
+
+  it("appends a dropped default to the property's description", () => {
+    const strict = toStrictSchema({
+      type: "object",
+      properties: {
+        limit: { type: "integer", description: "Maximum results.", default: 5 },
+        mode: { type: "string", enum: ["fast", "slow"], default: "fast" },
+        note: { type: "string", description: "A note", default: "none" },
+      },
+      required: [],
+      additionalProperties: false,
+    });
+
+    expect(strict.properties).toEqual({
+      limit: { type: ["integer", "null"], description: "Maximum results. Default: 5." },
+      mode: { type: ["string", "null"], enum: ["fast", "slow", null], description: "Default: \"fast\"." },
+      note: { type: ["string", "null"], description: "A note. Default: \"none\"." },
+    });
   });
 });

@@ -83,7 +83,7 @@ export const toolSchemas: readonly GeneratedToolEntry[] = [
         }
       }
     },
-    source: "test/e2e/helpdesk/helpdeskTools.ts:55:3",
+    source: "test/e2e/helpdesk/helpdeskTools.ts",
   },
   {
     kind: "method",
@@ -102,7 +102,10 @@ export const toolSchemas: readonly GeneratedToolEntry[] = [
         "name": "customerId",
         "role": "stateKey",
         "optional": false,
-        "stateKey": "customer_id"
+        "stateKey": "customer_id",
+        "schema": {
+          "type": "string"
+        }
       },
       {
         "name": "filter",
@@ -204,8 +207,14 @@ export const toolSchemas: readonly GeneratedToolEntry[] = [
       },
       "outputsToState": {}
     },
-    source: "test/e2e/helpdesk/helpdeskTools.ts:44:3",
+    source: "test/e2e/helpdesk/helpdeskTools.ts",
   },
 ];
+
+// A type error below means a tool's parameter types changed after this module was generated: run `npx toolwright codegen --project test/e2e/helpdesk/tsconfig.json --out test/e2e/helpdesk/tools.generated.ts`.
+({} as Parameters<HelpdeskTools["placeOrder"]>) satisfies [items: ({ sku: string; quantity: number; note?: null | string | undefined })[], deliverAt: Date, state: any]; // HelpdeskTools.placeOrder
+({} as [items: ({ sku: string; quantity: number; note?: null | string | undefined })[], deliverAt: Date, state: any]) satisfies Parameters<HelpdeskTools["placeOrder"]>; // HelpdeskTools.placeOrder
+({} as Parameters<HelpdeskTools["searchTickets"]>) satisfies [query: string, customerId: string, filter: { status?: "closed" | "open" | "pending" | undefined; range?: undefined | { from: Date; until?: Date | undefined }; tags: string[] }, limit?: number, priority?: "low" | "normal" | "urgent" | undefined]; // HelpdeskTools.searchTickets
+({} as [query: string, customerId: string, filter: { status?: "closed" | "open" | "pending" | undefined; range?: undefined | { from: Date; until?: Date | undefined }; tags: string[] }, limit?: number, priority?: "low" | "normal" | "urgent" | undefined]) satisfies Parameters<HelpdeskTools["searchTickets"]>; // HelpdeskTools.searchTickets
 
 registerToolSchemas(toolSchemas, { module: "test/e2e/helpdesk/tools.generated.ts", command: "npx toolwright codegen --project test/e2e/helpdesk/tsconfig.json --out test/e2e/helpdesk/tools.generated.ts" });
