@@ -1,7 +1,8 @@
 import * as path from "node:path";
 import { generateToolSchemas } from "toolwright/codegen";
 import "./helpdesk/tools.generated";
-import { Agent, ChatMessage } from "toolwright";
+import { z } from "zod";
+import { Agent, ChatMessage, type StateSchema } from "toolwright";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
 import { calls, helpdeskState, HelpdeskTools } from "./helpdesk/helpdeskTools";
 
@@ -64,5 +65,26 @@ describe("a decorated toolset end to end", () => {
       result: "Tool 'searchTickets' was called with invalid arguments: customerId is not a parameter of this tool (parameters: query, filter, limit, priority). Call the tool again with corrected arguments.",
     });
     expect(calls).toEqual([["searchTickets", "x", "c-42", { tags: [] }, 10, undefined]]);
+  });
+
+  it("does not run a decorated tool whose inputsFromState key has no value, naming the key", async () => {
+    calls.length = 0;
+    const model = new ScriptedChatGenerator([toolCallReply(["searchTickets", { query: "x", filter: { tags: [] } }]), ChatMessage.fromAssistant("Done.")]);
+    const agent = new Agent({ chatGenerator: model, tools: [new HelpdeskTools()], stateSchema: helpdeskState });
+
+    const result = await agent.run({ messages: [ChatMessage.fromUser("Search.")] });
+
+    expect(calls).toEqual([]);
+    expect(result.messages[2]!.toolCallResult!.result).toBe(
+      "Tool 'searchTickets' did not run: its parameter 'customerId' is filled from state key 'customer_id', which has no value; give 'customer_id' a value before the tool is called (a run input, or another tool's outputsToState).",
+    );
+  });
+
+  it("refuses at new Agent a state key whose type does not match the decorated parameter codegen read", () => {
+    const numberIds = { ...helpdeskState, customer_id: { type: z.number() } } satisfies StateSchema;
+
+    expect(() => new Agent({ chatGenerator: new ScriptedChatGenerator([]), tools: [new HelpdeskTools()], stateSchema: numberIds })).toThrow(
+      "Tool 'searchTickets' fills parameter 'customerId' (a string) from state key 'customer_id', which holds a number; map a state key of the parameter's type, or change the parameter's type. (HelpdeskTools.searchTickets (test/e2e/helpdesk/helpdeskTools.ts))",
+    );
   });
 });
