@@ -3,7 +3,7 @@ import { ChatMessage } from "../chat/chatMessage";
 import { ConfigurationError } from "../errors";
 import { describeKind } from "../util/describeValue";
 import { type MergeHandler, mergeLists, replaceValues } from "./mergeHandlers";
-import { appendableElement, isZodArray, isZodSchema, type ZodSchema, unwrapZod, zodDef } from "./zodIntrospection";
+import { appendableElement, isZodArray, isZodSchema, type ZodSchema, unwrapZod, zodDef, zodVersionProblem } from "./zodIntrospection";
 
 /** One state key: its zod type and, optionally, how writes merge into it. */
 export interface StateKeySchema<T extends ZodSchema = ZodSchema> {
@@ -80,9 +80,12 @@ export function normalizeStateSchema(schema: StateSchema | undefined): ReadonlyM
       throw new ConfigurationError(subject, `State key '${key}' must be declared as { type: <zod schema>, handler? }, got ${describeKind(entry)}.`);
     }
     if (!isZodSchema(entry.type)) {
+      const version = zodVersionProblem(entry.type);
       throw new ConfigurationError(
         subject,
-        `State key '${key}' has no zod type: 'type' must be a zod schema such as z.string() or z.array(Ticket), got ${describeKind(entry.type)}.`,
+        version
+          ? `State key '${key}' has a type toolwright cannot read: ${version}.`
+          : `State key '${key}' has no zod type: 'type' must be a zod schema such as z.string() or z.array(Ticket), got ${describeKind(entry.type)}.`,
       );
     }
     if (entry.handler !== undefined && typeof entry.handler !== "function") {

@@ -20,6 +20,20 @@ export function isZodSchema(value: unknown): value is ZodSchema {
   );
 }
 
+/**
+ * Why `value` cannot be used although it is a zod schema: a zod 3 schema (it has `_def` but no
+ * `_zod`), which toolwright cannot read. Undefined for anything else, zod 4 schemas included.
+ * Callers append it to their "expected a zod schema" message.
+ */
+export function zodVersionProblem(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null || "_zod" in value) return undefined;
+  const def = (value as { _def?: unknown })._def;
+  if (typeof def !== "object" || def === null) return undefined;
+  const typeName = (def as { typeName?: unknown }).typeName;
+  const which = typeof typeName === "string" && typeName.startsWith("Zod") ? `a zod 3 schema (${typeName})` : "a zod 3 schema";
+  return `this is ${which}; toolwright needs zod 4 (npm i zod@^4)`;
+}
+
 /** The schema's definition record (`schema._zod.def`). */
 export function zodDef(schema: ZodSchema): ZodDef & Record<string, unknown> {
   return (schema as unknown as { _zod: { def: ZodDef & Record<string, unknown> } })._zod.def;

@@ -3,7 +3,7 @@ import type { ToolCall } from "../chat/chatMessage";
 import { ConfigurationError } from "../errors";
 import type { State } from "../state/state";
 import type { StateSchema } from "../state/stateSchema";
-import { isZodSchema, zodDef } from "../state/zodIntrospection";
+import { isZodSchema, zodDef, zodVersionProblem } from "../state/zodIntrospection";
 import { deepFreeze } from "../util/deepFreeze";
 import { describeKind } from "../util/describeValue";
 import { jsonCopy } from "../util/jsonCopy";
@@ -127,6 +127,8 @@ export function toolInternals(tool: Tool): ToolInternals {
 }
 
 function buildParameters(subject: string, parameters: unknown, injected: Set<string>): Pick<ToolInternals, "validator" | "injected"> & { modelSchema: JsonSchema } {
+  const version = zodVersionProblem(parameters);
+  if (version) throw new ConfigurationError(subject, `${subject} has parameters toolwright cannot read: ${version}.`);
   if (isZodSchema(parameters)) {
     if (zodDef(parameters).type !== "object") {
       throw new ConfigurationError(subject, `${subject} has zod parameters that are not an object: pass z.object({...}).`);

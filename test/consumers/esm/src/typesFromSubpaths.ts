@@ -1,0 +1,6 @@
+import type { CodegenOptions, GenerateToolSchemasResult } from "toolwright/codegen";
+import type { ScriptEntry } from "toolwright/testing";
+import type { Tool } from "toolwright";
+
+/** Compiles only when every subpath the app imports resolves to its declarations. */
+export type SubpathTypes = [CodegenOptions, GenerateToolSchemasResult, ScriptEntry, Tool];

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Installs the packed toolwright the way users do and checks it from the outside:
+#   esm/  "type": "module", module/moduleResolution nodenext: codegen, tsc, run; types also under bundler
+#   cjs/  "type": "commonjs", moduleResolution node10 (subpath types via typesVersions), with openai: codegen,
+#         tsc, run; types also under node16
+#   the cjs app's build again after `npm ci --omit=dev`: no typescript, ts-morph, ts-node or yargs; it still runs
+#   examples/support under tsx (no decorator metadata): codegen, then run from source
+# Usage: bash test/consumers/run.sh [--keep]   (--keep leaves the temporary directory for inspection)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/toolwright-consumers.XXXXXX")"
+if [[ "${1:-}" == "--keep" ]]; then echo "consumers: keeping $work"; else trap 'rm -rf "$work"' EXIT; fi
+started=$SECONDS
+
+# The versions this repo is developed against, so the apps test what CI tests.
+dev() { node -p "require('$root/package.json').devDependencies['$1']"; }
+typescript="typescript@$(dev typescript)"
+tsmorph="ts-morph@$(dev ts-morph)"
+zod="zod@$(dev zod)"
+openai="openai@$(dev openai)"
+tsx="tsx@$(dev tsx)"
+typesNode="@types/node@$(dev @types/node)"
+npmi() { npm install --no-audit --no-fund --loglevel=error "$@"; }
+
+step() { echo "consumers: $* ($((SECONDS - started)) s)"; }
+fail() { echo "consumers: FAILED: $*" >&2; exit 1; }
+expect_output() { # file, then the lines it must contain
+  local file="$1"; shift
+  for line in "$@"; do grep -qxF -- "$line" "$file" || { cat "$file" >&2; fail "expected the line '$line' in the output above"; }; done
+}
+
+step "packing"
+(cd "$root" && npm pack --silent --pack-destination "$work" >/dev/null)
+tarball="$(ls "$work"/toolwright-*.tgz)"
+listing="$(tar -tzf "$tarball")"
+for path in package/dist/src/index.js package/dist/src/index.d.ts package/dist/src/testing/index.d.ts \
+  package/dist/src/chat/openai/index.d.ts package/dist/decorators/index.d.ts package/dist/codegen/cli.js package/dist/codegen/index.d.ts package/README.md; do
+  grep -qxF "$path" <<<"$listing" || fail "$path is missing from the tarball"
+done
+if grep -E '^package/dist/(bench|examples|test)/|\.map$' <<<"$listing"; then fail "the tarball ships the files above"; fi
+
+build_app() { # kind, the other moduleResolution to type-check with ("module moduleResolution"), extra runtime packages...
+  local kind="$1" other="$2"; shift 2
+  local app="$work/$kind"
+  step "$kind: install"
+  cp -r "$here/$kind" "$app"
+  (cd "$app" && npmi "$tarball" "$zod" "$@" && npmi -D "$typescript" "$tsmorph" "$typesNode")
+  step "$kind: codegen, tsc, run"
+  (cd "$app" && npx --no -- toolwright codegen --project tsconfig.json --out src/tools.generated.ts) || fail "$kind: toolwright codegen"
+  (cd "$app" && npx --no -- tsc -p tsconfig.json) || fail "$kind: tsc"
+  (cd "$app" && npx --no -- tsc -p tsconfig.json --noEmit --module "${other% *}" --moduleResolution "${other#* }") || fail "$kind: tsc with --moduleResolution ${other#* }"
+  (cd "$app" && node dist/main.js) >"$app/output.txt" 2>&1 || { cat "$app/output.txt" >&2; fail "$kind: node dist/main.js exited non-zero"; }
+  expect_output "$app/output.txt" 'answer: Done: {"item":"cake","totalCents":775}' "totalCents: 775"
+}
+
+build_app cjs "node16 node16" "$openai"
+build_app esm "preserve bundler"
+
+step "runtime-only: npm ci --omit=dev of the cjs app"
+runtime="$work/cjs-runtime"
+mkdir "$runtime"
+cp -r "$work/cjs/package.json" "$work/cjs/package-lock.json" "$work/cjs/dist" "$runtime/"
+(cd "$runtime" && npm ci --omit=dev --no-audit --no-fund --loglevel=error && npm ls --omit=dev >/dev/null)
+for banned in typescript ts-morph @ts-morph ts-node yargs typescript-json-schema; do
+  [[ ! -e "$runtime/node_modules/$banned" ]] || fail "a production install pulls $banned"
+done
+(cd "$runtime" && node dist/main.js) >"$runtime/output.txt" 2>&1 || { cat "$runtime/output.txt" >&2; fail "runtime-only: node dist/main.js exited non-zero"; }
+expect_output "$runtime/output.txt" "totalCents: 775"
+(cd "$runtime" && node -e 'require("toolwright"); require("toolwright/testing"); require("toolwright/openai")' \
+  && node --input-type=module -e 'await import("toolwright"); await import("toolwright/testing"); await import("toolwright/openai")') \
+  || fail "runtime-only: importing toolwright failed"
+packages=$(cd "$runtime" && npm ls --omit=dev --all --parseable | tail -n +2 | sort -u | wc -l)
+echo "consumers: runtime-only install (toolwright, zod, openai): $packages packages, $(du -sm "$runtime/node_modules" | cut -f1) MB"
+
+step "tsx: examples/support"
+ex="$work/tsx"
+mkdir -p "$ex/examples"
+cp -r "$root/examples/support" "$root/examples/shared" "$ex/examples/"
+rm -f "$ex/examples/support/tools.generated.ts"
+cat >"$ex/tsconfig.json" <<'JSON'
+{
+  "compilerOptions": {
+    "target": "ES2022", "module": "commonjs", "strict": true, "esModuleInterop": true, "types": ["node"],
+    "experimentalDecorators": true, "emitDecoratorMetadata": true, "noEmit": true
+  }
+}
+JSON
+echo '{ "name": "toolwright-consumer-tsx", "version": "1.0.0", "private": true, "type": "commonjs" }' >"$ex/package.json"
+(cd "$ex" && npmi "$tarball" "$zod" "$openai" && npmi -D "$typescript" "$tsmorph" "$typesNode" "$tsx")
+(cd "$ex" && npx --no -- toolwright codegen --project examples/support/tsconfig.json --out examples/support/tools.generated.ts) || fail "tsx: toolwright codegen"
+(cd "$ex" && env -u OPENAI_API_KEY -u OPENAI_BASE_URL npx --no -- tsx examples/support/main.ts) >"$ex/output.txt" 2>&1 \
+  || { cat "$ex/output.txt" >&2; fail "tsx: examples/support/main.ts exited non-zero"; }
+grep -q '^answer: You had two open tickets. I closed T-' "$ex/output.txt" || { cat "$ex/output.txt" >&2; fail "tsx: no answer in the output above"; }
+
+step "all passed"
