@@ -109,7 +109,7 @@ export function buildToolModel(tool: DiscoveredTool, symbols: ToolwrightSymbols,
       failed = true;
       continue;
     }
-    let schema = withJsDoc(resolved, { description: docs.params[plan.name], keywords: {} });
+    let schema = withNestedParamDocs(withJsDoc(resolved, { description: docs.params[plan.name], keywords: {} }), plan.name, docs.params);
     if (plan.default !== undefined) schema = { ...schema, default: plan.default };
     properties[plan.name] = schema;
     if (!plan.optional) required.push(plan.name);
@@ -185,6 +185,37 @@ function methodDocs(node: Node): MethodDocs {
     }
   }
   return docs;
+}
+
+// `@param filter.limit Max results` (and `@param rows[].id`, TypeScript's nested-parameter JSDoc)
+// describes a property of a parameter; written for this tool, it wins over the property's own JSDoc.
+// Properties reached only through a `$ref` are shared with other uses, so they are left alone.
+function withNestedParamDocs(schema: SchemaNode, name: string, params: Record<string, string | undefined>): SchemaNode {
+  let result = schema;
+  for (const [key, text] of Object.entries(params)) {
+    if (!text || (!key.startsWith(`${name}.`) && !key.startsWith(`${name}[].`))) continue;
+    const steps = key.slice(name.length).split(/(?=\.|\[\])/).map((step) => (step === "[]" ? "[]" : step.replace(/^\./, "")));
+    result = describeAt(result, steps, text) ?? result;
+  }
+  return result;
+}
+
+function describeAt(node: SchemaNode, steps: readonly string[], text: string): SchemaNode | undefined {
+  if (steps.length === 0) return { ...node, description: text };
+  const [step, ...rest] = steps as [string, ...string[]];
+  if (node.anyOf) {
+    const branches = node.anyOf as SchemaNode[];
+    const index = branches.findIndex((branch) => describeAt(branch, steps, text) !== undefined);
+    if (index === -1) return undefined;
+    return { ...node, anyOf: branches.map((branch, i) => (i === index ? describeAt(branch, steps, text)! : branch)) };
+  }
+  if (step === "[]") {
+    const items = node.items && typeof node.items === "object" ? describeAt(node.items as SchemaNode, rest, text) : undefined;
+    return items && { ...node, items };
+  }
+  const property = node.properties?.[step] as SchemaNode | undefined;
+  const described = property && describeAt(property, rest, text);
+  return described && { ...node, properties: { ...node.properties, [step]: described } };
 }
 
 // TW203: outputsToState.source must be a property of the (awaited) return type.

@@ -3,6 +3,7 @@ import type { GeneratedParameter } from "../src/tools/generatedEntry";
 import type { Diagnostics } from "./diagnostics";
 import type { ReadToolOptions } from "./readToolOptions";
 import type { ToolwrightSymbols } from "./toolwrightSymbols";
+import { constantValue } from "./constantValue";
 
 /** A parameter with its role decided: the one place roles are decided (the runtime follows the plan). */
 export interface ClassifiedParameter {
@@ -60,15 +61,13 @@ export function classifyParameters(
   return ok ? classified : undefined;
 }
 
-/** The JSON value of a literal initializer (`limit = 5`, `mode = "fast"`, `tags = []`), if it is one. */
+/**
+ * The JSON value of a constant initializer (`limit = 5`, `mode = "fast"`, `tags = ["inbox"]`,
+ * `color = Color.Red`, `limit = LIMIT`), if it is one. A default computed at call time
+ * (`Date.now()`) is not advertised; the parameter is still optional.
+ */
 export function literalDefault(declaration: ParameterDeclaration): { present: boolean; value?: unknown } {
   const initializer = declaration.getInitializer();
-  if (!initializer) return { present: false };
-  const text = initializer.getText();
-  try {
-    // Literals, and arrays/objects of literals, are valid JSON5-ish text; JSON.parse accepts the common forms.
-    return { present: true, value: JSON.parse(text.replace(/^'(.*)'$/s, (_m, inner: string) => JSON.stringify(inner))) };
-  } catch {
-    return { present: false };
-  }
+  const constant = initializer && constantValue(initializer);
+  return constant ? { present: true, value: constant.value } : { present: false };
 }

@@ -4,6 +4,7 @@ import { readIfExists, writeIfChanged } from "./emit/writeIfChanged";
 import { Analyzer } from "./generate";
 import type { ToolModel } from "./model";
 import { loadProject } from "./project";
+import { decodeToolData } from "../src/tools/encodedToolSchemas";
 
 /** Options of `generateToolSchemas`: the CLI's options, plus `check`. */
 export interface GenerateToolSchemasOptions extends CodegenOptions {
@@ -77,22 +78,15 @@ export function staleTools(existing: string | undefined, generated: string, tool
   return stale;
 }
 
-// Each entry by tool name, as its fields (key → text) and the parameter-type check lines, which
-// end in a `// Class.method` comment naming the entry's owner and member.
+// Each entry by tool name, as its fields (key → JSON text, `owner` → the owner's local name) and
+// the parameter-type check lines, which end in a `// Class.method` comment naming the entry's tool.
 function entries(text: string): Map<string, Map<string, string>> {
   const byName = new Map<string, Map<string, string>>();
   const byLabel = new Map<string, Map<string, string>>();
-  for (const entry of splitEntries(text)) {
-    const fields = new Map<string, string>();
-    for (const field of entry.split(/\n(?= {4}[A-Za-z]+: )/)) {
-      const match = /^ {4}([A-Za-z]+): ([\s\S]*?),?$/.exec(field);
-      if (match) fields.set(match[1]!, match[2]!);
-    }
-    const name = /^"(.*)"$/.exec(fields.get("name") ?? "")?.[1] ?? "";
-    byName.set(name, fields);
-    const member = /^"([^"]*)"/.exec(fields.get("member") ?? "")?.[1] ?? "";
-    const owner = /^\(\) => (.*)$/.exec(fields.get("owner") ?? "")?.[1] ?? "";
-    byLabel.set(fields.get("kind") === '"function"' ? owner : `${owner}.${member}`, fields);
+  const found = text.includes(dataStart) ? encodedEntries(text) : literalEntries(text);
+  for (const { label, fields } of found) {
+    byName.set(/^"(.*)"$/.exec(fields.get("name") ?? "")?.[1] ?? "", fields);
+    byLabel.set(label, fields);
   }
   for (const line of text.split("\n")) {
     const match = /^\(\{\} as .* \/\/ (.+)$/.exec(line);
@@ -102,10 +96,60 @@ function entries(text: string): Map<string, Map<string, string>> {
   return byName;
 }
 
+const dataStart = "    data: String.raw`";
+
+interface FoundEntry {
+  readonly label: string;
+  readonly fields: Map<string, string>;
+}
+
+// The current form: owner lines `      (): unknown => Owner, // label`, then the data as JSON.
+function encodedEntries(text: string): FoundEntry[] {
+  const owners = [...text.matchAll(/^ {6}\(\): unknown => (\S+), \/\/ (.+)$/gm)].map((m) => ({ owner: m[1]!, label: m[2]! }));
+  const start = text.indexOf(dataStart) + dataStart.length;
+  let tools: ReturnType<typeof decodeToolData>;
+  try {
+    tools = decodeToolData(text.slice(start, text.indexOf("`,\n", start)), { module: "", command: "" });
+  } catch {
+    return [];
+  }
+  return tools.map((tool, i) => {
+    const fields = new Map<string, string>([["kind", JSON.stringify(tool.kind)], ["owner", owners[i]?.owner ?? ""]]);
+    for (const [k, v] of Object.entries(tool)) if (k !== "kind") fields.set(k, JSON.stringify(v));
+    return { label: owners[i]?.label ?? "", fields };
+  });
+}
+
+// The form of modules generated before the JSON data: one object literal per entry, values as
+// (indented) JSON; read into the same compact JSON text, so that only real changes show.
+function literalEntries(text: string): FoundEntry[] {
+  return splitEntries(text).map((entry) => {
+    const fields = new Map<string, string>();
+    for (const field of entry.split(/\n(?= {4}[A-Za-z]+: )/)) {
+      const match = /^ {4}([A-Za-z]+): ([\s\S]*?),?$/.exec(field);
+      if (match) fields.set(match[1]!, match[2]!);
+    }
+    const member = /^"([^"]*)"/.exec(fields.get("member") ?? "")?.[1] ?? "";
+    const owner = /^\(\) => (.*)$/.exec(fields.get("owner") ?? "")?.[1] ?? "";
+    for (const [k, v] of fields) if (k !== "owner" && k !== "member") fields.set(k, compactJson(v));
+    fields.set("owner", owner);
+    fields.set("member", JSON.stringify(member));
+    return { label: fields.get("kind") === '"function"' ? owner : `${owner}.${member}`, fields };
+  });
+}
+
+function compactJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text;
+  }
+}
+
 function splitEntries(text: string): string[] {
   const start = text.indexOf("export const toolSchemas");
   if (start === -1) return [];
-  return text.slice(start).split(/\n {2}\{\n/).slice(1).map((chunk) => chunk.split(/\n {2}\},\n/)[0]!);
+  return text.slice(start).split(/\n {2}\{\n/).slice(1).map((chunk) => chunk.split(/\n {2}\},\n/)[0]!.replace(/\n {2}\},$/, ""));
 }
 
 export { formatDiagnostic };

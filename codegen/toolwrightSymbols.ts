@@ -28,6 +28,13 @@ export class ToolwrightSymbols {
     return symbol !== undefined && this.isToolwrightSymbol(symbol, "Integer", "decorators/integer");
   }
 
+  /** True when `declaration` is in a toolwright module that declares types users annotate with (`Integer`, `State`). */
+  isToolwrightTypeDeclaration(declaration: Node): boolean {
+    const file = declaration.getSourceFile().getFilePath();
+    const withoutExtension = file.replace(/(\.d)?\.[cm]?[tj]s$/, "");
+    return ["decorators/integer", "src/state/state"].some((suffix) => withoutExtension.endsWith(`/${suffix}`)) && this.inToolwrightPackage(path.dirname(file));
+  }
+
   private isToolwrightSymbol(symbol: MorphSymbol, name: string, moduleSuffix: string): boolean {
     const resolved = symbol.isAlias() ? symbol.getAliasedSymbol() ?? symbol : symbol;
     if (resolved.getName() !== name) return false;

@@ -49,6 +49,7 @@ export { State } from "./state/state";
 export type { StateJSON } from "./state/state";
 export { chatMessageSchema } from "./state/stateSchema";
 export type { StateInitialValues, StateKey, StateKeySchema, StateSchema, StateValue, StateValues, StateWriteValue } from "./state/stateSchema";
+export type { EncodedToolSchemas } from "./tools/encodedToolSchemas";
 export type { GeneratedModuleInfo, GeneratedParameter, GeneratedToolEntry } from "./tools/generatedEntry";
 export type { JsonSchema } from "./tools/jsonSchema";
 export { registerToolSchemas } from "./tools/schemaRegistry";

@@ -53,6 +53,7 @@ import type {
   ToolSource,
   ToolSpec,
   ToolsetOptions,
+  EncodedToolSchemas,
 } from "toolwright";
 import * as testing from "toolwright/testing";
 import type { ScriptEntry } from "toolwright/testing";
@@ -60,7 +61,7 @@ import type { ScriptEntry } from "toolwright/testing";
 // Removing or renaming one of these exported types breaks `tsc` on this file.
 export type PublicTypes = [
   AgentOptions<StateSchema>, AgentResult<StateSchema>, AgentRunInput<StateSchema>, AgentRunOptions, ArgumentProblem, ChatGenerator,
-  ChatGeneratorRequest, ChatGeneratorResponse, ChatMessageContent, ChatMessageJSON, ChatMessageOptions, ChatRole, DefinedTool<() => void>, ExitReason,
+  ChatGeneratorRequest, ChatGeneratorResponse, ChatMessageContent, ChatMessageJSON, ChatMessageOptions, ChatRole, DefinedTool<() => void>, EncodedToolSchemas, ExitReason,
   FinishChunk, GeneratedModuleInfo, GeneratedParameter, GeneratedToolEntry, InputsFromState, Integer, JsonSchema, JsonValue, MergeHandler, OutputsToState, OutputsToString, OutputToState,
   StateInitialValues<StateSchema>, StateJSON, StateKey<StateSchema>, StateKeySchema, StateSchema, StateValue<StateSchema, "messages">,
   StateValues<StateSchema>, StateWriteValue<StateSchema, "messages">, StreamingCallback, StreamingChunk, StrictCompatibility,

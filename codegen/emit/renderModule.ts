@@ -1,5 +1,6 @@
 import type { ToolModel } from "../model";
 import type { ImportExtension } from "../config";
+import { encodeToolData } from "./encodeToolData";
 import { relativeImport } from "./importStyle";
 
 export { relativeImport };
@@ -20,11 +21,14 @@ export interface RenderOptions {
 
 /**
  * Renders the generated module: a banner, imports of the decorated classes and `defineTool`
- * consts, one entry per tool, registration on import, and an export of the entries. Tools are
+ * consts, the registration on import (an owner thunk per tool and the tools' data as JSON text,
+ * see `encodeToolData`), which also exports the decoded entries, then the type checks. Tools are
  * sorted (file, owner, member) and keys written in a fixed order, so the output is deterministic.
- * Each method entry names its method in a `satisfies keyof` check, so renaming or removing the
- * method breaks `tsc`; after the entries, each tool's `Parameters<…>` is checked both ways against
- * the parameter types codegen read, so changing a parameter's type breaks `tsc` too.
+ * The data is a string rather than an object literal so that the type checker reads it instead of
+ * inferring a large literal against `GeneratedToolEntry[]`. Each method is named in a `satisfies
+ * keyof` check, so renaming or removing it breaks `tsc`, and each tool's `Parameters<…>` is
+ * checked both ways against the parameter types codegen read, so changing a parameter's type breaks
+ * `tsc` too.
  */
 export function renderModule(models: readonly ToolModel[], options: RenderOptions): string {
   const specifiers = new Map<string, string>();
@@ -51,60 +55,56 @@ export function renderModule(models: readonly ToolModel[], options: RenderOption
   for (const [specifier, names] of [...imports].sort(([a], [b]) => compare(a, b))) {
     lines.push(`import { ${[...names].sort(compare).join(", ")} } from ${JSON.stringify(specifier)};`);
   }
-  lines.push("", "export const toolSchemas: readonly GeneratedToolEntry[] = [");
-  for (const model of sorted) lines.push(cachedEntry(model, localNames.get(key(model))!));
-  lines.push("];", "");
-  lines.push(`// A type error below means a tool's parameter types changed after this module was generated: run \`${options.command}\`.`);
-  for (const model of sorted) lines.push(...parameterChecks(model, localNames.get(key(model))!));
+  lines.push(
+    "",
+    "// The tools' data is JSON, one line per tool, which toolwright parses when this module is imported; `owners` lists each tool's class or function, in the same order",
+    "// (each typed `(): unknown`, so that the checker does not compare the classes with each other to type the array).",
+    "export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(",
+    "  {",
+    "    owners: [",
+  );
+  for (const model of sorted) lines.push(`      (): unknown => ${localNames.get(key(model))!}, // ${label(model, localNames.get(key(model))!)}`);
+  lines.push("    ],", `    data: String.raw\`${templateText(encodeToolData(sorted))}\`,`, "  },");
+  lines.push(`  { module: ${JSON.stringify(options.moduleLabel)}, command: ${JSON.stringify(options.command)} },`, ");", "");
+  lines.push(`// A type error below means a tool's method or parameter types changed after this module was generated: run \`${options.command}\`.`);
+  for (const model of sorted) lines.push(...cachedChecks(model, localNames.get(key(model))!));
   lines.push("");
-  lines.push(`registerToolSchemas(toolSchemas, { module: ${JSON.stringify(options.moduleLabel)}, command: ${JSON.stringify(options.command)} });`, "");
   return lines.join("\n");
 }
 
-// Watch mode keeps the models of unchanged files, so their entries are rendered once.
-const rendered = new WeakMap<ToolModel, { local: string; text: string }>();
+// Watch mode keeps the models of unchanged files, so their checks are rendered once.
+const rendered = new WeakMap<ToolModel, { local: string; lines: string[] }>();
 
-function cachedEntry(model: ToolModel, local: string): string {
+function cachedChecks(model: ToolModel, local: string): string[] {
   const hit = rendered.get(model);
-  if (hit && hit.local === local) return hit.text;
-  const text = renderEntry(model, local);
-  rendered.set(model, { local, text });
-  return text;
+  if (hit && hit.local === local) return hit.lines;
+  const lines = [...memberCheck(model, local), ...parameterChecks(model, local)];
+  rendered.set(model, { local, lines });
+  return lines;
 }
 
-/** The rendered entry of one tool. */
-export function renderEntry(model: ToolModel, local: string): string {
-  const memberCheck =
-    model.kind === "method" ? `${JSON.stringify(model.member)} satisfies keyof ${model.isStatic ? `typeof ${local}` : local}` : JSON.stringify(model.member);
-  const fields: Array<[string, string]> = [
-    ["kind", JSON.stringify(model.kind)],
-    ["owner", `() => ${local}`],
-    ["member", memberCheck],
-    ["static", String(model.isStatic)],
-    ["name", JSON.stringify(model.name)],
-    ["description", JSON.stringify(model.description)],
-    ["parameters", json(model.parameters, 2)],
-    ["schema", json(model.schema, 2)],
-    ["strict", String(model.strict)],
-  ];
-  if (model.strictReason) fields.push(["strictReason", JSON.stringify(model.strictReason)]);
-  if (model.dates.length > 0) fields.push(["dates", json(model.dates, 2)]);
-  fields.push(["options", json(model.options, 2)]);
-  fields.push(["source", JSON.stringify(model.source)]);
-  return ["  {", ...fields.map(([k, v]) => `    ${k}: ${v},`), "  },"].join("\n");
+/** The check that a method still exists (renaming or removing it breaks `tsc`); none for a `defineTool` function, whose import already checks that. */
+export function memberCheck(model: ToolModel, local: string): string[] {
+  if (model.kind !== "method") return [];
+  return [`${JSON.stringify(model.member)} satisfies keyof ${model.isStatic ? `typeof ${local}` : local}; // ${label(model, local)}`];
 }
 
 /** The two checks that the tool's parameters still have the types codegen read: each way round, so that widening and narrowing both fail. */
 export function parameterChecks(model: ToolModel, local: string): string[] {
   const owner = model.kind === "function" || model.isStatic ? `(typeof ${local})` : local;
   const actual = `Parameters<${owner}[${JSON.stringify(model.kind === "function" ? "function" : model.member)}]>`;
-  const label = model.kind === "function" ? local : `${local}.${model.member}`;
-  return [`({} as ${actual}) satisfies ${model.parameterTypes}; // ${label}`, `({} as ${model.parameterTypes}) satisfies ${actual}; // ${label}`];
+  return [`({} as ${actual}) satisfies ${model.parameterTypes}; // ${label(model, local)}`, `({} as ${model.parameterTypes}) satisfies ${actual}; // ${label(model, local)}`];
 }
 
-// Key order is the builder's, which is fixed, so the text is deterministic.
-function json(value: unknown, indentLevel: number): string {
-  return JSON.stringify(value, null, 2).replace(/\n/g, `\n${"  ".repeat(indentLevel)}`);
+/** `Class.method`, or the `defineTool` const's name: how the module's comments name a tool. */
+function label(model: ToolModel, local: string): string {
+  return model.kind === "function" ? local : `${local}.${model.member}`;
+}
+
+// JSON text as the body of a String.raw template: the raw text is the JSON itself, except that a
+// backtick and `${` (only ever inside JSON strings) are written as JSON \u escapes.
+function templateText(json: string): string {
+  return json.replace(/`/g, "\\u0060").replace(/\$\{/g, "$\\u007b");
 }
 
 function key(model: ToolModel): string {

@@ -11,15 +11,20 @@ import { isLibType } from "./resolveType";
  * whatever cannot be written faithfully is `any`, which that check accepts (see `printType`).
  */
 export function printParameterTuple(parameters: readonly ParameterDeclaration[], roles: readonly string[], symbols: ToolwrightSymbols): string {
-  const elements = parameters
-    .filter((p) => p.getName() !== "this")
-    .map((parameter, index) => {
-      const nameNode = parameter.getNameNode();
-      const label = Node.isIdentifier(nameNode) ? nameNode.getText() : `arg${index + 1}`;
-      if (parameter.isRestParameter()) return `...${label}: any[]`;
-      const text = roles[index] === "state" ? "any" : printType(parameter.getType(), symbols, parameter, []);
-      return `${label}${parameter.hasQuestionToken() || parameter.hasInitializer() ? "?" : ""}: ${text}`;
-    });
+  const list = parameters.filter((p) => p.getName() !== "this");
+  const canOmit = (p: ParameterDeclaration) => p.isRestParameter() || p.hasQuestionToken() || p.hasInitializer();
+  // A parameter with a default is optional in the signature only when every later one is too;
+  // before a required parameter its type is `T | undefined` instead (as `Parameters<>` has it).
+  let firstOptional = list.length;
+  while (firstOptional > 0 && canOmit(list[firstOptional - 1]!)) firstOptional -= 1;
+  const elements = list.map((parameter, index) => {
+    const nameNode = parameter.getNameNode();
+    const label = Node.isIdentifier(nameNode) ? nameNode.getText() : `arg${index + 1}`;
+    if (parameter.isRestParameter()) return `...${label}: any[]`;
+    const text = roles[index] === "state" ? "any" : printType(parameter.getType(), symbols, parameter, []);
+    if (index >= firstOptional && canOmit(parameter)) return `${label}?: ${text}`;
+    return parameter.hasInitializer() && text !== "any" ? `${label}: ${text} | undefined` : `${label}: ${text}`;
+  });
   return `[${elements.join(", ")}]`;
 }
 

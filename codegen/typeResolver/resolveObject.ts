@@ -4,6 +4,7 @@ import { propertyJsDoc, withJsDoc } from "./jsDocTags";
 import { applyAsType } from "./asType";
 import { isLibType, resolveType } from "./resolveType";
 import { resolveRecursive } from "./recursion";
+import { isTemplateType, templatePattern } from "./templatePattern";
 import { indexValueNode } from "./typeNodes";
 
 const noJsonForm = ["Map", "Set", "WeakMap", "WeakSet", "Promise", "RegExp", "Error", "ArrayBuffer", "Uint8Array", "Function", "Symbol"];
@@ -11,8 +12,9 @@ const noJsonForm = ["Map", "Set", "WeakMap", "WeakSet", "Promise", "RegExp", "Er
 /**
  * Object types: interfaces, type literals, classes (public data properties), generic
  * instantiations and mapped types (`Pick`, `Omit`, `Partial`), `Record<string, T>` and index
- * signatures (`additionalProperties: T`). A type met again while it is being resolved becomes a
- * `$ref` into `$defs`.
+ * signatures (`additionalProperties: T`), index signatures keyed by a template literal type
+ * (`Record<`x-${string}`, T>`: `propertyNames: { pattern }`, or `patternProperties` beside declared
+ * properties). A type met again while it is being resolved becomes a `$ref` into `$defs`.
  *
  * @param typeNode The annotation the type came from, when there is one (for the order of a map's values).
  */
@@ -59,12 +61,49 @@ function objectSchema(type: Type, path: string, ctx: ResolveContext, typeNode: T
     if (!values) return undefined;
     additionalProperties = values;
   }
-  if (failed) return undefined;
+  const keyed = templateKeyedIndexes(type, path, ctx, typeNode);
+  if (failed || keyed === null) return undefined;
+  if (keyed.length > 0 && !indexType) {
+    // `Record<`x-${string}`, V>`: keys must match the template, values are V.
+    if (keyed.length === 1 && Object.keys(properties).length === 0) return { type: "object", propertyNames: { pattern: keyed[0]!.pattern }, additionalProperties: keyed[0]!.values };
+    const schema: SchemaNode = { type: "object", properties };
+    if (required.length > 0) schema.required = required;
+    schema.patternProperties = Object.fromEntries(keyed.map((entry) => [entry.pattern, entry.values]));
+    schema.additionalProperties = false;
+    return schema;
+  }
   // A pure map (`Record<string, T>`, `{ [key: string]: T }`) is described by its values alone.
   const schema: SchemaNode = indexType && Object.keys(properties).length === 0 ? { type: "object" } : { type: "object", properties };
   if (required.length > 0) schema.required = required;
   schema.additionalProperties = additionalProperties;
   return schema;
+}
+
+// Index signatures keyed by template literal types (`[key: `x-${string}`]: V`, or
+// `Record<`x-${string}`, V>`): the pattern each one's keys match and the schema of its values.
+// null when one cannot be resolved (reported), empty when there is none.
+function templateKeyedIndexes(type: Type, path: string, ctx: ResolveContext, typeNode: TypeNode | undefined): Array<{ pattern: string; values: SchemaNode }> | null {
+  const checker = ctx.anchor.getProject().getTypeChecker().compilerObject;
+  const entries: Array<{ pattern: string; values: SchemaNode }> = [];
+  for (const info of checker.getIndexInfosOfType(type.compilerType)) {
+    if (!isTemplateType(info.keyType)) continue;
+    const pattern = templatePattern(info.keyType);
+    const valueType = wrapType(ctx, info.type);
+    if (!pattern || !valueType) {
+      ctx.diagnostics.at(reportNode(ctx), "TW301", `${path} has keys of type '${checker.typeToString(info.keyType)}', which cannot be written as a pattern; use Record<string, V>.`);
+      return null;
+    }
+    const values = resolveType(valueType, `${path}[key]`, ctx, indexValueNode(typeNode, type));
+    if (!values) return null;
+    entries.push({ pattern, values });
+  }
+  return entries;
+}
+
+// ts-morph's wrapper for a compiler type (it has no public factory for one).
+function wrapType(ctx: ResolveContext, type: ts.Type | undefined): Type | undefined {
+  const context = (ctx.anchor as unknown as { _context?: { compilerFactory?: { getType(t: ts.Type): Type } } })._context;
+  return type && context?.compilerFactory?.getType(type);
 }
 
 // The checker lists the keys of a mapped type (`Pick`, `Omit`) in the order it created their

@@ -1,8 +1,10 @@
-import type { Type, TypeNode } from "ts-morph";
+import { ts, type Type, type TypeNode } from "ts-morph";
 import { dateMarker, reportNode, type ResolveContext, type SchemaNode } from "./context";
 import { declaredOrder, enumSchema, type Literal, literalValue } from "./literals";
 import { resolveObject } from "./resolveObject";
 import { resolveRecursive } from "./recursion";
+import { templatePattern } from "./templatePattern";
+import { withTypeDocs } from "./typeDocs";
 import { aliasNodeOf, declaredMemberOrder, elementNode, tupleElementNodes, unionMemberNodes } from "./typeNodes";
 
 /**
@@ -12,6 +14,11 @@ import { aliasNodeOf, declaredMemberOrder, elementNode, tupleElementNodes, union
  * @param typeNode The annotation the type came from, when there is one (for union order).
  */
 export function resolveType(type: Type, path: string, ctx: ResolveContext, typeNode?: TypeNode): SchemaNode | undefined {
+  const schema = resolveUndocumented(type, path, ctx, typeNode);
+  return schema && withTypeDocs(schema, type, typeNode, ctx);
+}
+
+function resolveUndocumented(type: Type, path: string, ctx: ResolveContext, typeNode: TypeNode | undefined): SchemaNode | undefined {
   if (ctx.toolwright.isInteger(type)) return { type: "integer" };
   if (type.isAny() || type.isUnknown()) {
     ctx.diagnostics.at(reportNode(ctx), "TW302", `${path} is '${type.getText()}', which gives the model no schema; give it a type, or mark it with @asType any to accept any JSON value.`);
@@ -24,7 +31,7 @@ export function resolveType(type: Type, path: string, ctx: ResolveContext, typeN
   const literal = literalValue(type);
   if (literal !== undefined) return enumSchema([literal]);
   if (type.isUnion()) return resolveUnion(type, path, ctx, typeNode);
-  if (type.isTemplateLiteral()) return { type: "string" };
+  if (type.isTemplateLiteral()) return templateSchema(type, path, ctx);
   if (isLibType(type, "Date")) return { type: "string", format: "date-time", [dateMarker]: true };
   const element = arrayElement(type);
   if (element) {
@@ -37,6 +44,14 @@ export function resolveType(type: Type, path: string, ctx: ResolveContext, typeN
     if (primitive) return resolveType(primitive, path, ctx);
   }
   if (type.isObject() || type.isIntersection()) return resolveObject(type, path, ctx, typeNode);
+  if ((type.getFlags() & ts.TypeFlags.NonPrimitive) !== 0) {
+    ctx.diagnostics.at(
+      reportNode(ctx),
+      "TW301",
+      `${path} has type 'object', which lists no properties, so the model cannot tell what to send; use an interface that lists them, or Record<string, T> with a JSON type T for any keys.`,
+    );
+    return undefined;
+  }
   ctx.diagnostics.at(reportNode(ctx), "TW301", `${path} has type '${type.getText()}', which has no JSON form the model can send; use string, number, boolean, literals, arrays, or objects of those.`);
   return undefined;
 }
@@ -60,6 +75,10 @@ function resolveUnion(type: Type, path: string, ctx: ResolveContext, typeNode: T
 }
 
 function unionSchema(type: Type, members: readonly Type[], path: string, ctx: ResolveContext, typeNode: TypeNode | undefined): SchemaNode | undefined {
+  // `${"GET" | "POST"} /${string}` is a union of templates to the checker: one pattern accepts them all.
+  if (members.some((t) => t.isTemplateLiteral()) && members.every((t) => t.isTemplateLiteral() || t.isStringLiteral())) {
+    return templateSchema(members.length === 1 ? members[0]! : type.getNonNullableType(), path, ctx);
+  }
   const nodes = memberNodes(type, typeNode);
   const ordered = declaredMemberOrder(members, nodes);
   const literals = ordered.map(literalValue).filter((v): v is Literal => v !== undefined);
@@ -103,16 +122,30 @@ export function withNull(schema: SchemaNode): SchemaNode {
 
 function resolveTuple(type: Type, path: string, ctx: ResolveContext, typeNode: TypeNode | undefined): SchemaNode | undefined {
   const elements = type.getTupleElements();
-  const nodes = tupleElementNodes(typeNode);
-  const items = elements.map((t, i) => resolveType(t, `${path}[${i}]`, ctx, nodes[i]));
-  if (items.some((i) => i === undefined)) return undefined;
-  const target = (type.compilerType as { target?: { minLength?: number; hasRestElement?: boolean } }).target;
-  const minItems = target?.minLength ?? elements.length;
-  if (target?.hasRestElement) {
-    ctx.diagnostics.at(reportNode(ctx), "TW301", `${path} is a tuple with a rest element, which has no fixed JSON Schema; use a fixed-length tuple or an array.`);
+  const target = (type.compilerType as { target?: { minLength?: number; elementFlags?: readonly ts.ElementFlags[] } }).target;
+  const flags = target?.elementFlags ?? [];
+  const variable = flags.map((f, i) => ((f & (ts.ElementFlags.Rest | ts.ElementFlags.Variadic)) !== 0 ? i : -1)).filter((i) => i !== -1);
+  // `[A, ...B[]]`: JSON Schema can say "these first, then any number of those"; a rest element
+  // before others (`[...A[], B]`) it cannot.
+  const restLast = variable.length === 1 && variable[0] === elements.length - 1 && (flags[variable[0]!]! & ts.ElementFlags.Rest) !== 0;
+  if (variable.length > 0 && !restLast) {
+    ctx.diagnostics.at(reportNode(ctx), "TW301", `${path} is a tuple with a rest element before other elements, which JSON Schema cannot describe; put the rest element last ([A, ...B[]]) or use an array.`);
     return undefined;
   }
+  const nodes = tupleElementNodes(typeNode);
+  const items = elements.map((t, i) => resolveType(t, restLast && i === elements.length - 1 ? `${path}[]` : `${path}[${i}]`, ctx, nodes[i]));
+  if (items.some((i) => i === undefined)) return undefined;
+  const minItems = target?.minLength ?? elements.length;
+  if (restLast) return { type: "array", prefixItems: items.slice(0, -1) as SchemaNode[], items: items.at(-1)!, minItems };
   return { type: "array", prefixItems: items as SchemaNode[], minItems, maxItems: elements.length };
+}
+
+/** `{ type: "string", pattern }` for a template literal type (or a union of templates and string literals). */
+function templateSchema(type: Type, path: string, ctx: ResolveContext): SchemaNode | undefined {
+  const pattern = templatePattern(type.compilerType);
+  if (pattern !== undefined) return { type: "string", pattern };
+  ctx.diagnostics.at(reportNode(ctx), "TW301", `${path} has type '${type.getText()}', a template that cannot be written as a pattern; use a string type alias with a JSDoc @pattern instead (/** @pattern <regex> */ type Code = string).`);
+  return undefined;
 }
 
 function arrayElement(type: Type): Type | undefined {

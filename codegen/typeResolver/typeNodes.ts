@@ -49,9 +49,18 @@ export function tupleElementNodes(typeNode: TypeNode | undefined): Array<TypeNod
   if (!node || !Node.isTupleTypeNode(node)) return [];
   return node.getElements().map((element) => {
     let inner: TypeNode | undefined = element;
-    if (Node.isNamedTupleMember(inner)) inner = inner.getTypeNode();
+    // A rest element (`...B[]`, `...rest: B[]`) stands for its elements: its annotation is theirs.
+    let rest = false;
+    if (Node.isNamedTupleMember(inner)) {
+      rest = inner.getDotDotDotToken() !== undefined;
+      inner = inner.getTypeNode();
+    }
+    if (inner && Node.isRestTypeNode(inner)) {
+      rest = true;
+      inner = inner.getTypeNode();
+    }
     if (inner && Node.isOptionalTypeNode(inner)) inner = inner.getTypeNode();
-    return inner;
+    return rest ? elementNode(inner) : inner;
   });
 }
 

@@ -1,3 +1,4 @@
+import { decodeToolSchemas, type EncodedToolSchemas } from "./encodedToolSchemas";
 import type { GeneratedModuleInfo, GeneratedToolEntry } from "./generatedEntry";
 
 /** A registered entry with the module that registered it. */
@@ -22,15 +23,24 @@ function registry(): Registry {
 }
 
 /**
- * Registers the entries of a generated module; the generated module calls this when it is
- * imported. Registering the same module again replaces its entries.
+ * Registers the entries of a generated module and returns them; the generated module calls this
+ * when it is imported. It passes them encoded (`EncodedToolSchemas`: JSON data plus owner thunks);
+ * an array of entries (the form of modules generated before the compact format) is still accepted
+ * as it is. Registering the same module again replaces its entries. Throws
+ * `StaleSchemaError` when encoded data cannot be read (see `decodeToolSchemas`).
  */
-export function registerToolSchemas(entries: readonly GeneratedToolEntry[], info: GeneratedModuleInfo): void {
+export function registerToolSchemas(tools: readonly GeneratedToolEntry[] | EncodedToolSchemas, info: GeneratedModuleInfo): readonly GeneratedToolEntry[] {
+  const entries = isEntryArray(tools) ? tools : decodeToolSchemas(tools, info);
   const r = registry();
   r.records = r.records.filter((record) => record.module.module !== info.module);
   r.modules = [...r.modules.filter((m) => m.module !== info.module), info];
   for (const entry of entries) r.records.push({ entry, module: info });
   r.byOwner = undefined;
+  return entries;
+}
+
+function isEntryArray(tools: readonly GeneratedToolEntry[] | EncodedToolSchemas): tools is readonly GeneratedToolEntry[] {
+  return Array.isArray(tools);
 }
 
 /** The registered entries of an owner (a class, or a `defineTool` result). */

@@ -13,9 +13,12 @@ const maxEnumValues = 1000;
 /**
  * Checks a tool's parameter schema against OpenAI's strict function-calling rules: an object root,
  * no open maps (`additionalProperties` with a schema, or objects without properties), no
- * `allOf`/`oneOf`/`not`/tuples, local `$ref`s only, at most 10 levels of nesting, 5,000
- * properties and 1,000 enum values. Constraint keywords strict mode lacks (`minLength`, `default`,
- * …) do not count: the strict form drops them and local validation still enforces them.
+ * `allOf`/`oneOf`/`not`/tuples/`patternProperties`/`propertyNames`, every node typed (`type`,
+ * `anyOf`, `$ref`, `enum` or `const`: not `{}` nor a boolean schema), local `$ref`s only, at most
+ * 10 levels of nesting, 5,000 properties and 1,000 enum values. Constraint keywords strict mode
+ * lacks (`minLength`, `default`, …) do not count: the strict form drops them and local validation
+ * still enforces them. Nor does a `$ref` with keywords beside it: the strict form keeps only its
+ * description, wrapped as `{ description, anyOf: [{ $ref }] }`.
  */
 export function strictCompatibility(schema: JsonSchema): StrictCompatibility {
   if (schema.type !== "object") return { compatible: false, reason: "the parameters are not an object" };
@@ -36,7 +39,8 @@ function visitDefs(schema: JsonSchema, counts: { properties: number; enumValues:
   return undefined;
 }
 
-function visit(schema: JsonSchema, where: string, depth: number, counts: { properties: number; enumValues: number }): string | undefined {
+function visit(schema: JsonSchema | boolean, where: string, depth: number, counts: { properties: number; enumValues: number }): string | undefined {
+  if (typeof schema === "boolean") return `${where} is the boolean schema ${String(schema)}, which strict mode does not support`;
   if (typeof schema !== "object" || schema === null) return undefined;
   if (depth > maxDepth) return `${where} is nested more than ${maxDepth} levels deep`;
   const isObject = schema.type === "object" || (Array.isArray(schema.type) && schema.type.includes("object"));
@@ -48,6 +52,9 @@ function visit(schema: JsonSchema, where: string, depth: number, counts: { prope
     if (schema[keyword] !== undefined) return `${where} uses '${keyword}'${keyword === "prefixItems" ? " (a tuple)" : ""}, which strict mode does not support`;
   }
   if (typeof schema.$ref === "string" && !schema.$ref.startsWith("#")) return `${where} refers to an external schema (${schema.$ref})`;
+  if (schema.type === undefined && schema.anyOf === undefined && schema.$ref === undefined && schema.enum === undefined && schema.const === undefined) {
+    return `${where} has no type, so it accepts any JSON value, which strict mode does not support (it needs 'type', 'anyOf', '$ref', 'enum' or 'const')`;
+  }
   if (Array.isArray(schema.enum)) counts.enumValues += schema.enum.length;
   if (isObject && !schema.properties && where !== "parameters") return `${where} is an object without declared properties`;
   for (const [name, prop] of Object.entries(schema.properties ?? {})) {
@@ -55,7 +62,7 @@ function visit(schema: JsonSchema, where: string, depth: number, counts: { prope
     const reason = visit(prop, `${where}.${name}`, depth + 1, counts);
     if (reason) return reason;
   }
-  if (typeof schema.items === "object") {
+  if (typeof schema.items === "object" || typeof schema.items === "boolean") {
     const reason = visit(schema.items, `${where}[]`, depth + 1, counts);
     if (reason) return reason;
   }

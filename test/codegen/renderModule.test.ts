@@ -28,9 +28,12 @@ function model(file: string, ownerName: string, member: string, extra: Partial<T
   };
 }
 
-// The `owner`/`member` lines of each entry, in order.
+// The owner of each tool and its member (from the data), in order.
 function entries(text: string): string[] {
-  return [...text.matchAll(/ {4}owner: \(\) => (\w+),\n {4}member: "(\w+)"/g)].map((m) => `${m[1]}.${m[2]}`);
+  const owners = [...text.matchAll(/^ {6}\(\): unknown => (\w+), /gm)].map((m) => m[1]);
+  const members = [...text.matchAll(/^\{"kind":"method","member":"(\w+)"/gm)].map((m) => m[1]);
+  expect(owners).toHaveLength(members.length);
+  return owners.map((owner, i) => `${owner}.${members[i]}`);
 }
 
 describe("renderModule", () => {
@@ -58,8 +61,10 @@ describe("renderModule", () => {
       'import { BillingTools } from "./tools/billing";',
       'import { AdminTools, SupportTools } from "./tools/support";',
     ]);
-    expect(text).toContain('    member: "purge" satisfies keyof typeof AdminTools,\n    static: true,\n');
-    expect(text).toContain('    member: "close" satisfies keyof SupportTools,\n    static: false,\n    name: "close_ticket",\n');
+    expect(text).toContain('\n"purge" satisfies keyof typeof AdminTools; // AdminTools.purge\n');
+    expect(text).toContain('\n{"kind":"method","member":"purge","static":true,"name":"purge",');
+    expect(text).toContain('\n"close" satisfies keyof SupportTools; // SupportTools.close\n');
+    expect(text).toContain('\n{"kind":"method","member":"close","static":false,"name":"close_ticket",');
   });
 
   it("gives two classes of the same name in different files distinct local names", () => {
@@ -72,17 +77,18 @@ describe("renderModule", () => {
       'import { Tools_2 as Tools_2_2 } from "./c";',
     ]);
     expect(entries(text)).toEqual(["Tools.alpha", "Tools_2.beta", "Tools_2_2.gamma"]);
-    expect(text).toContain('    owner: () => Tools_2,\n    member: "beta" satisfies keyof Tools_2,\n');
+    expect(text).toContain('      (): unknown => Tools_2, // Tools_2.beta\n');
+    expect(text).toContain('\n"beta" satisfies keyof Tools_2; // Tools_2.beta\n');
   });
 
   it("renames an owner whose name the module itself uses", () => {
     const text = renderModule([model("/app/src/tools.ts", "toolSchemas", "search")], options);
 
     expect(text).toContain('import { toolSchemas as toolSchemas_2 } from "./tools";\n');
-    expect(text).toContain('    owner: () => toolSchemas_2,\n');
+    expect(text).toContain('      (): unknown => toolSchemas_2, // toolSchemas_2.search\n');
   });
 
-  it("writes the banner, the entries and the registration call", () => {
+  it("writes the banner, the registration call with the owners and the data, and the checks", () => {
     const text = renderModule([model("/app/src/tools/support.ts", "SupportTools", "search", { strict: false, strictReason: "additionalProperties is a schema", dates: ["#/properties/when"] })], options);
 
     expect(text).toBe(
@@ -93,51 +99,26 @@ describe("renderModule", () => {
         'import { registerToolSchemas, type GeneratedToolEntry } from "toolwright";',
         'import { SupportTools } from "./tools/support";',
         "",
-        "export const toolSchemas: readonly GeneratedToolEntry[] = [",
+        "// The tools' data is JSON, one line per tool, which toolwright parses when this module is imported; `owners` lists each tool's class or function, in the same order",
+        "// (each typed `(): unknown`, so that the checker does not compare the classes with each other to type the array).",
+        "export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(",
         "  {",
-        '    kind: "method",',
-        "    owner: () => SupportTools,",
-        '    member: "search" satisfies keyof SupportTools,',
-        "    static: false,",
-        '    name: "search",',
-        '    description: "search things.",',
-        "    parameters: [",
-        "      {",
-        '        "name": "query",',
-        '        "role": "llm",',
-        '        "optional": false',
-        "      }",
+        "    owners: [",
+        "      (): unknown => SupportTools, // SupportTools.search",
         "    ],",
-        "    schema: {",
-        '      "type": "object",',
-        '      "properties": {',
-        '        "query": {',
-        '          "type": "string"',
-        "        }",
-        "      },",
-        '      "required": [',
-        '        "query"',
-        "      ],",
-        '      "additionalProperties": false',
-        "    },",
-        "    strict: false,",
-        '    strictReason: "additionalProperties is a schema",',
-        "    dates: [",
-        '      "#/properties/when"',
-        "    ],",
-        "    options: {",
-        '      "inputsFromState": {},',
-        '      "outputsToState": {}',
-        "    },",
-        '    source: "src/tools/support.ts",',
+        '    data: String.raw`{"format":2,"shared":[],"tools":[',
+        '{"kind":"method","member":"search","static":false,"name":"search","description":"search things.","parameters":[{"name":"query","role":"llm","optional":false}],' +
+          '"schema":{"type":"object","properties":{"query":{"type":"string"}},"required":["query"],"additionalProperties":false},' +
+          '"strict":false,"strictReason":"additionalProperties is a schema","dates":["#/properties/when"],"options":{"inputsFromState":{},"outputsToState":{}},"source":"src/tools/support.ts"}',
+        "]}`,",
         "  },",
-        "];",
+        '  { module: "src/tools.generated.ts", command: "npx toolwright codegen --project tsconfig.json --out src/tools.generated.ts" },',
+        ");",
         "",
-        "// A type error below means a tool's parameter types changed after this module was generated: run `npx toolwright codegen --project tsconfig.json --out src/tools.generated.ts`.",
+        "// A type error below means a tool's method or parameter types changed after this module was generated: run `npx toolwright codegen --project tsconfig.json --out src/tools.generated.ts`.",
+        '"search" satisfies keyof SupportTools; // SupportTools.search',
         '({} as Parameters<SupportTools["search"]>) satisfies [query: string]; // SupportTools.search',
         '({} as [query: string]) satisfies Parameters<SupportTools["search"]>; // SupportTools.search',
-        "",
-        'registerToolSchemas(toolSchemas, { module: "src/tools.generated.ts", command: "npx toolwright codegen --project tsconfig.json --out src/tools.generated.ts" });',
         "",
       ].join("\n"),
     );

@@ -73,7 +73,7 @@ describe("watchToolSchemas", () => {
       expect(event.analysis.diagnostics).toEqual([]);
       expect(event.written).toBe(true);
       expect(module()).toBe(event.analysis.content);
-      expect(module()).toMatch(/"limit": \{\s*"type": "number"\s*\}/);
+      expect(module()).toContain('"limit":{"type":"number"}');
       expect(events.at(-1)).toBe(event);
     });
 
@@ -84,7 +84,7 @@ describe("watchToolSchemas", () => {
 
       expect(event.analysedFiles).toEqual([project.path("src/billingTools.ts")]);
       expect(event.written).toBe(true);
-      expect(module()).toContain('member: "listInvoices" satisfies keyof BillingTools,');
+      expect(module()).toContain('"listInvoices" satisfies keyof BillingTools;');
       expect(module()).not.toContain('"invoices"');
     });
 
@@ -139,7 +139,7 @@ describe("watchToolSchemas", () => {
     const project = new TempProject({ "src/billingTools.ts": files["src/billingTools.ts"] });
     const watcher = watchToolSchemas(options(project), undefined, true);
     try {
-      expect(project.read("src/tools.generated.ts")).toContain('member: "invoices" satisfies keyof BillingTools,');
+      expect(project.read("src/tools.generated.ts")).toContain('"invoices" satisfies keyof BillingTools;');
 
       project.edit("src/billingTools.ts", "invoices(customer: string)", "listInvoices(customer: string)");
 
@@ -147,7 +147,7 @@ describe("watchToolSchemas", () => {
       while (!project.read("src/tools.generated.ts").includes('member: "listInvoices"') && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      expect(project.read("src/tools.generated.ts")).toContain('member: "listInvoices" satisfies keyof BillingTools,');
+      expect(project.read("src/tools.generated.ts")).toContain('"listInvoices" satisfies keyof BillingTools;');
     } finally {
       watcher.close();
       project.dispose();
@@ -169,13 +169,13 @@ describe("watchToolSchemas", () => {
     };
     try {
       atomicSave("invoices(customer: string)", "listInvoices(customer: string)");
-      expect(await waitFor('member: "listInvoices"')).toContain('member: "listInvoices" satisfies keyof BillingTools,');
+      expect(await waitFor('"listInvoices" satisfies')).toContain('"listInvoices" satisfies keyof BillingTools;');
 
       atomicSave("listInvoices(customer: string)", "findInvoices(customer: string)");
-      expect(await waitFor('member: "findInvoices"')).toContain('member: "findInvoices" satisfies keyof BillingTools,');
+      expect(await waitFor('"findInvoices" satisfies')).toContain('"findInvoices" satisfies keyof BillingTools;');
 
       atomicSave("findInvoices(customer: string)", "searchInvoices(customer: string)");
-      expect(await waitFor('member: "searchInvoices"')).toContain('member: "searchInvoices" satisfies keyof BillingTools,');
+      expect(await waitFor('"searchInvoices" satisfies')).toContain('"searchInvoices" satisfies keyof BillingTools;');
     } finally {
       watcher.close();
       project.dispose();

@@ -383,6 +383,38 @@ describe("Tool", () => {
       });
     });
 
+    it("reports a schema without a type (any JSON value), on a parameter, a nested property or array items", () => {
+      expect(strictCompatibility({ type: "object", properties: { data: {} } })).toEqual({
+        compatible: false,
+        reason: "parameters.data has no type, so it accepts any JSON value, which strict mode does not support (it needs 'type', 'anyOf', '$ref', 'enum' or 'const')",
+      });
+      expect(strictCompatibility({ type: "object", properties: { row: { type: "object", properties: { value: { description: "Anything." } }, additionalProperties: false } } })).toEqual({
+        compatible: false,
+        reason: "parameters.row.value has no type, so it accepts any JSON value, which strict mode does not support (it needs 'type', 'anyOf', '$ref', 'enum' or 'const')",
+      });
+      expect(strictCompatibility({ type: "object", properties: { rows: { type: "array", items: {} } } })).toEqual({
+        compatible: false,
+        reason: "parameters.rows[] has no type, so it accepts any JSON value, which strict mode does not support (it needs 'type', 'anyOf', '$ref', 'enum' or 'const')",
+      });
+    });
+
+    it("reports a boolean schema", () => {
+      expect(strictCompatibility({ type: "object", properties: { rows: { type: "array", items: true } } })).toEqual({
+        compatible: false,
+        reason: "parameters.rows[] is the boolean schema true, which strict mode does not support",
+      });
+    });
+
+    it("accepts a $ref with a description beside it, which the strict form wraps in anyOf", () => {
+      expect(
+        strictCompatibility({
+          type: "object",
+          properties: { parent: { $ref: "#/$defs/Node", description: "The parent." } },
+          $defs: { Node: { type: "object", properties: { parent: { anyOf: [{ $ref: "#/$defs/Node" }, { type: "null" }] } }, additionalProperties: false } },
+        }),
+      ).toEqual({ compatible: true });
+    });
+
     it("reports too many enum values", () => {
       const values = Array.from({ length: 1001 }, (_, i) => `v${i}`);
 

@@ -11,7 +11,8 @@ const strictFormats = new Set(["date-time", "time", "date", "duration", "email",
 /**
  * The strict form of a strict-compatible parameter schema (OpenAI Structured Outputs): every
  * property listed in `required`, the optional ones made nullable, `additionalProperties: false` on
- * every object, and keywords strict mode rejects left out. The model then sends `null` for what it
+ * every object, keywords strict mode rejects left out, and a `$ref` that carries a description
+ * wrapped as `{ description, anyOf: [{ $ref }] }` (strict mode allows nothing beside `$ref`). The model then sends `null` for what it
  * leaves out; the tool-calling step turns that back into "absent" before validating.
  */
 export function toStrictSchema(schema: JsonSchema): JsonSchema {
@@ -49,6 +50,12 @@ function convert(schema: JsonSchema, root: JsonSchema): JsonSchema {
   for (const key of ["$defs", "definitions"] as const) {
     const defs = schema[key] as Record<string, JsonSchema> | undefined;
     if (defs) out[key] = Object.fromEntries(Object.entries(defs).map(([name, def]) => [name, convert(def, root)]));
+  }
+  // Strict mode rejects keywords beside a `$ref` ("$ref cannot have keywords {'description'}"):
+  // the description (which may have a default folded in) moves onto a one-branch anyOf around
+  // it; other constraints are dropped here and still enforced by local validation.
+  if (typeof out.$ref === "string" && Object.keys(out).length > 1) {
+    return out.description === undefined ? { $ref: out.$ref } : { description: out.description, anyOf: [{ $ref: out.$ref }] };
   }
   return out;
 }

@@ -202,4 +202,24 @@ describe("toStrictSchema", () => {
       note: { type: ["string", "null"], description: "A note. Default: \"none\"." },
     });
   });
+
+  it("wraps a $ref that carries a description in a one-branch anyOf, since strict mode allows nothing beside $ref", () => {
+    const strict = toStrictSchema({
+      type: "object",
+      properties: {
+        parent: { $ref: "#/$defs/Node", description: "The parent node." },
+        root: { $ref: "#/$defs/Node", description: "The root.", default: null, deprecated: true },
+        bare: { $ref: "#/$defs/Node" },
+      },
+      required: ["parent", "bare"],
+      additionalProperties: false,
+      $defs: { Node: object({ name: { type: "string" } }, ["name"]) },
+    });
+
+    expect(strict.properties).toEqual({
+      parent: { description: "The parent node.", anyOf: [{ $ref: "#/$defs/Node" }] },
+      root: { description: "The root. Default: null.", anyOf: [{ $ref: "#/$defs/Node" }, { type: "null" }] },
+      bare: { $ref: "#/$defs/Node" },
+    });
+  });
 });

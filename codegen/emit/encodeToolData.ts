@@ -1,0 +1,147 @@
+import { encodedFormatVersion, sharedReferenceKey } from "../../src/tools/encodedToolSchemas";
+import type { ToolModel } from "../model";
+
+/** Schema fragments shorter than this (as JSON) stay inline: a reference would save little. */
+export const sharedFragmentMinLength = 64;
+
+/**
+ * The data of the generated module as JSON text: `{"format":2,"shared":[…],"tools":[…]}` with one
+ * line per shared fragment and one line per tool (in the order given), so a change to one tool is a
+ * one-line diff. Schema subtrees (of `schema` and of injected parameters' `schema`) that are at
+ * least `sharedFragmentMinLength` characters of JSON and occur in two or more tools are written once
+ * in `shared` and referenced as `{"$shared":i}`; the runtime expands them back, so every tool still
+ * gets its own, self-contained schema (`$ref`s into the tool's own `$defs` are copied as text, so
+ * they keep pointing where they did). Fragment ids follow their first use, so the text is deterministic.
+ */
+export function encodeToolData(models: readonly ToolModel[]): string {
+  // A tool's schema, whose root stays with the tool, and its parameters' schemas, which may be shared whole.
+  const schemasOf = (model: ToolModel): unknown[] => [model.schema, model.parameters.flatMap((p) => (p.schema === undefined ? [] : [p.schema]))];
+  // Sharing is off when a schema already uses the reference key, so that expansion cannot misread it.
+  const sharing = !models.some((m) => schemasOf(m).some(usesReferenceKey));
+  const texts = subtreeTexts;
+  const candidates = sharing ? sharedCandidates(models, schemasOf) : new Set<string>();
+  keepReused(candidates, models.map(schemasOf), texts);
+  const shared: string[] = [];
+  const ids = new Map<string, number>();
+  const encode = (value: unknown, root: boolean): string => {
+    const isObject = value !== null && typeof value === "object";
+    const text = isObject ? (root ? undefined : (texts.get(value) ?? canonical(value))) : canonical(value);
+    if (text !== undefined && candidates.has(text)) {
+      let id = ids.get(text);
+      if (id === undefined) {
+        const body = encode(value, true);
+        ids.set(text, (id = shared.length));
+        shared.push(body);
+      }
+      return `{${JSON.stringify(sharedReferenceKey)}:${id}}`;
+    }
+    if (Array.isArray(value)) return `[${value.map((v) => encode(v, false)).join(",")}]`;
+    if (value !== null && typeof value === "object") {
+      return `{${Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).map(([k, v]) => `${JSON.stringify(k)}:${encode(v, false)}`).join(",")}}`;
+    }
+    return canonical(value);
+  };
+  // Only a parameter's schema may hold references (its default is a value, not a schema).
+  const encodeParameter = (parameter: ToolModel["parameters"][number]): string =>
+    `{${Object.entries(parameter).filter(([, v]) => v !== undefined).map(([k, v]) => `${JSON.stringify(k)}:${k === "schema" ? encode(v, false) : JSON.stringify(v)}`).join(",")}}`;
+  const tools = models.map((model) => {
+    const fields: Array<[string, string]> = [
+      ["kind", JSON.stringify(model.kind)],
+      ["member", JSON.stringify(model.member)],
+      ["static", String(model.isStatic)],
+      ["name", JSON.stringify(model.name)],
+      ["description", JSON.stringify(model.description)],
+      ["parameters", `[${model.parameters.map(encodeParameter).join(",")}]`],
+      ["schema", encode(model.schema, true)],
+      ["strict", String(model.strict)],
+    ];
+    if (model.strictReason) fields.push(["strictReason", JSON.stringify(model.strictReason)]);
+    if (model.dates.length > 0) fields.push(["dates", JSON.stringify(model.dates)]);
+    fields.push(["options", JSON.stringify(model.options)], ["source", JSON.stringify(model.source)]);
+    return `{${fields.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`;
+  });
+  const sharedText = shared.length > 0 ? `[\n${shared.join(",\n")}\n]` : "[]";
+  return `{"format":${encodedFormatVersion},"shared":${sharedText},"tools":[\n${tools.join(",\n")}\n]}`;
+}
+
+// The JSON text of each object and array of the schemas (which are not changed once built), and
+// each tool's long subtree texts: watch mode re-encodes every tool after each edit, and these
+// are what takes the time, so unchanged tools reuse them.
+const subtreeTexts = new WeakMap<object, string>();
+const longTextsOf = new WeakMap<ToolModel, readonly string[]>();
+
+// JSON text of every object and array under the schemas that is long enough and found in ≥ 2 tools.
+function sharedCandidates(models: readonly ToolModel[], schemasOf: (model: ToolModel) => unknown[]): Set<string> {
+  const firstTool = new Map<string, number>();
+  const candidates = new Set<string>();
+  models.forEach((model, tool) => {
+    for (const text of longTexts(model, schemasOf)) {
+      const first = firstTool.get(text);
+      if (first === undefined) firstTool.set(text, tool);
+      else if (first !== tool) candidates.add(text);
+    }
+  });
+  return candidates;
+}
+
+function longTexts(model: ToolModel, schemasOf: (model: ToolModel) => unknown[]): readonly string[] {
+  const cached = longTextsOf.get(model);
+  if (cached) return cached;
+  const found: string[] = [];
+  const visit = (value: unknown): string => {
+    if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+    let text = subtreeTexts.get(value);
+    if (text === undefined) {
+      text = Array.isArray(value)
+        ? `[${value.map(visit).join(",")}]`
+        : `{${Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).map(([k, v]) => `${JSON.stringify(k)}:${visit(v)}`).join(",")}}`;
+      subtreeTexts.set(value, text);
+    } else {
+      for (const child of Array.isArray(value) ? value : Object.values(value)) if (child !== undefined) visit(child);
+    }
+    if (text.length >= sharedFragmentMinLength) found.push(text);
+    return text;
+  };
+  // The roots stay with their tool (only their children may be shared).
+  for (const schema of schemasOf(model)) for (const v of Object.values(schema as Record<string, unknown>)) if (v !== undefined) visit(v);
+  longTextsOf.set(model, found);
+  return found;
+}
+
+// A candidate found in two tools only inside another candidate (the properties of a shared
+// interface) would be referenced once, from that candidate's own entry: drop such candidates,
+// counting references as the encoder makes them, until every one left is referenced twice or more.
+function keepReused(candidates: Set<string>, schemasByTool: readonly unknown[][], texts: WeakMap<object, string>): void {
+  for (let dropped = true; dropped && candidates.size > 0; ) {
+    const references = new Map<string, number>();
+    const visit = (value: unknown, root: boolean): void => {
+      if (value === null || typeof value !== "object") return;
+      const text = texts.get(value);
+      if (!root && text !== undefined && candidates.has(text)) {
+        const count = (references.get(text) ?? 0) + 1;
+        references.set(text, count);
+        if (count > 1) return; // its body is encoded once
+      }
+      for (const child of Array.isArray(value) ? value : Object.values(value)) visit(child, false);
+    };
+    for (const schemas of schemasByTool) for (const schema of schemas) visit(schema, true);
+    dropped = false;
+    for (const text of candidates) {
+      if ((references.get(text) ?? 0) < 2) {
+        candidates.delete(text);
+        dropped = true;
+      }
+    }
+  }
+}
+
+// The JSON text of a value, keys in their own order (the builder's, which is fixed).
+function canonical(value: unknown): string {
+  return JSON.stringify(value) ?? "null";
+}
+
+function usesReferenceKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(usesReferenceKey);
+  if (value === null || typeof value !== "object") return false;
+  return Object.entries(value).some(([k, v]) => k === sharedReferenceKey || usesReferenceKey(v));
+}
