@@ -4,115 +4,26 @@
 import { registerToolSchemas, type GeneratedToolEntry } from "toolwright";
 import { RefundTools } from "./refundTools";
 
-export const toolSchemas: readonly GeneratedToolEntry[] = [
+// The tools' data is JSON, one line per tool, which toolwright parses when this module is imported; `owners` lists each tool's class or function, in the same order
+// (each typed `(): unknown`, so that the checker does not compare the classes with each other to type the array).
+export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
   {
-    kind: "method",
-    owner: () => RefundTools,
-    member: "issueRefund" satisfies keyof RefundTools,
-    static: false,
-    name: "issue_refund",
-    description: "Refund (part of) an order to the customer.",
-    parameters: [
-      {
-        "name": "orderId",
-        "role": "llm",
-        "optional": false
-      },
-      {
-        "name": "amount",
-        "role": "llm",
-        "optional": false
-      },
-      {
-        "name": "customerId",
-        "role": "stateKey",
-        "optional": false,
-        "stateKey": "customer_id",
-        "schema": {
-          "type": "string"
-        }
-      }
+    owners: [
+      (): unknown => RefundTools, // RefundTools.issueRefund
+      (): unknown => RefundTools, // RefundTools.lookupOrder
     ],
-    schema: {
-      "type": "object",
-      "properties": {
-        "orderId": {
-          "type": "string",
-          "description": "The order to refund."
-        },
-        "amount": {
-          "type": "number",
-          "description": "How much to refund, at most what was paid."
-        }
-      },
-      "required": [
-        "orderId",
-        "amount"
-      ],
-      "additionalProperties": false
-    },
-    strict: true,
-    options: {
-      "inputsFromState": {
-        "customer_id": "customerId"
-      },
-      "outputsToState": {
-        "refunds": {}
-      }
-    },
-    source: "examples/service/refundTools.ts",
+    data: String.raw`{"format":2,"shared":[],"tools":[
+{"kind":"method","member":"issueRefund","static":false,"name":"issue_refund","description":"Refund (part of) an order to the customer.","parameters":[{"name":"orderId","role":"llm","optional":false},{"name":"amount","role":"llm","optional":false},{"name":"customerId","role":"stateKey","optional":false,"stateKey":"customer_id","schema":{"type":"string"}}],"schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund."},"amount":{"type":"number","description":"How much to refund, at most what was paid."}},"required":["orderId","amount"],"additionalProperties":false},"strict":true,"options":{"inputsFromState":{"customer_id":"customerId"},"outputsToState":{"refunds":{}}},"source":"examples/service/refundTools.ts"},
+{"kind":"method","member":"lookupOrder","static":false,"name":"lookup_order","description":"Look up one of the customer's orders.","parameters":[{"name":"orderId","role":"llm","optional":false},{"name":"customerId","role":"stateKey","optional":false,"stateKey":"customer_id","schema":{"type":"string"}}],"schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order number, e.g. A-100."}},"required":["orderId"],"additionalProperties":false},"strict":true,"options":{"inputsFromState":{"customer_id":"customerId"},"outputsToState":{}},"source":"examples/service/refundTools.ts"}
+]}`,
   },
-  {
-    kind: "method",
-    owner: () => RefundTools,
-    member: "lookupOrder" satisfies keyof RefundTools,
-    static: false,
-    name: "lookup_order",
-    description: "Look up one of the customer's orders.",
-    parameters: [
-      {
-        "name": "orderId",
-        "role": "llm",
-        "optional": false
-      },
-      {
-        "name": "customerId",
-        "role": "stateKey",
-        "optional": false,
-        "stateKey": "customer_id",
-        "schema": {
-          "type": "string"
-        }
-      }
-    ],
-    schema: {
-      "type": "object",
-      "properties": {
-        "orderId": {
-          "type": "string",
-          "description": "The order number, e.g. A-100."
-        }
-      },
-      "required": [
-        "orderId"
-      ],
-      "additionalProperties": false
-    },
-    strict: true,
-    options: {
-      "inputsFromState": {
-        "customer_id": "customerId"
-      },
-      "outputsToState": {}
-    },
-    source: "examples/service/refundTools.ts",
-  },
-];
+  { module: "examples/service/tools.generated.ts", command: "npx toolwright codegen --project examples/service/tsconfig.json --out examples/service/tools.generated.ts" },
+);
 
-// A type error below means a tool's parameter types changed after this module was generated: run `npx toolwright codegen --project examples/service/tsconfig.json --out examples/service/tools.generated.ts`.
+// A type error below means a tool's method or parameter types changed after this module was generated: run `npx toolwright codegen --project examples/service/tsconfig.json --out examples/service/tools.generated.ts`.
+"issueRefund" satisfies keyof RefundTools; // RefundTools.issueRefund
 ({} as Parameters<RefundTools["issueRefund"]>) satisfies [orderId: string, amount: number, customerId: string]; // RefundTools.issueRefund
 ({} as [orderId: string, amount: number, customerId: string]) satisfies Parameters<RefundTools["issueRefund"]>; // RefundTools.issueRefund
+"lookupOrder" satisfies keyof RefundTools; // RefundTools.lookupOrder
 ({} as Parameters<RefundTools["lookupOrder"]>) satisfies [orderId: string, customerId: string]; // RefundTools.lookupOrder
 ({} as [orderId: string, customerId: string]) satisfies Parameters<RefundTools["lookupOrder"]>; // RefundTools.lookupOrder
-
-registerToolSchemas(toolSchemas, { module: "examples/service/tools.generated.ts", command: "npx toolwright codegen --project examples/service/tsconfig.json --out examples/service/tools.generated.ts" });

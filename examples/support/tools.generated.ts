@@ -4,116 +4,26 @@
 import { registerToolSchemas, type GeneratedToolEntry } from "toolwright";
 import { SupportTools } from "./supportTools";
 
-export const toolSchemas: readonly GeneratedToolEntry[] = [
+// The tools' data is JSON, one line per tool, which toolwright parses when this module is imported; `owners` lists each tool's class or function, in the same order
+// (each typed `(): unknown`, so that the checker does not compare the classes with each other to type the array).
+export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
   {
-    kind: "method",
-    owner: () => SupportTools,
-    member: "closeTicket" satisfies keyof SupportTools,
-    static: false,
-    name: "close_ticket",
-    description: "Close one of the customer's tickets.",
-    parameters: [
-      {
-        "name": "ticketId",
-        "role": "llm",
-        "optional": false
-      },
-      {
-        "name": "state",
-        "role": "state",
-        "optional": false
-      }
+    owners: [
+      (): unknown => SupportTools, // SupportTools.closeTicket
+      (): unknown => SupportTools, // SupportTools.searchTickets
     ],
-    schema: {
-      "type": "object",
-      "properties": {
-        "ticketId": {
-          "type": "string",
-          "description": "The ticket to close, e.g. T-1."
-        }
-      },
-      "required": [
-        "ticketId"
-      ],
-      "additionalProperties": false
-    },
-    strict: true,
-    options: {
-      "inputsFromState": {},
-      "outputsToState": {
-        "closed": {
-          "source": "id"
-        }
-      }
-    },
-    source: "examples/support/supportTools.ts",
+    data: String.raw`{"format":2,"shared":[],"tools":[
+{"kind":"method","member":"closeTicket","static":false,"name":"close_ticket","description":"Close one of the customer's tickets.","parameters":[{"name":"ticketId","role":"llm","optional":false},{"name":"state","role":"state","optional":false}],"schema":{"type":"object","properties":{"ticketId":{"type":"string","description":"The ticket to close, e.g. T-1."}},"required":["ticketId"],"additionalProperties":false},"strict":true,"options":{"inputsFromState":{},"outputsToState":{"closed":{"source":"id"}}},"source":"examples/support/supportTools.ts"},
+{"kind":"method","member":"searchTickets","static":false,"name":"search_tickets","description":"Search the customer's support tickets.","parameters":[{"name":"query","role":"llm","optional":false},{"name":"customerId","role":"stateKey","optional":false,"stateKey":"customer_id","schema":{"type":"string"}},{"name":"limit","role":"llm","optional":true,"default":5}],"schema":{"type":"object","properties":{"query":{"type":"string","description":"Words to look for; \"open\" or \"closed\" match the status."},"limit":{"type":"integer","description":"Maximum number of tickets to return.","default":5}},"required":["query"],"additionalProperties":false},"strict":true,"options":{"inputsFromState":{"customer_id":"customerId"},"outputsToState":{"tickets":{"source":"tickets"}}},"source":"examples/support/supportTools.ts"}
+]}`,
   },
-  {
-    kind: "method",
-    owner: () => SupportTools,
-    member: "searchTickets" satisfies keyof SupportTools,
-    static: false,
-    name: "search_tickets",
-    description: "Search the customer's support tickets.",
-    parameters: [
-      {
-        "name": "query",
-        "role": "llm",
-        "optional": false
-      },
-      {
-        "name": "customerId",
-        "role": "stateKey",
-        "optional": false,
-        "stateKey": "customer_id",
-        "schema": {
-          "type": "string"
-        }
-      },
-      {
-        "name": "limit",
-        "role": "llm",
-        "optional": true,
-        "default": 5
-      }
-    ],
-    schema: {
-      "type": "object",
-      "properties": {
-        "query": {
-          "type": "string",
-          "description": "Words to look for; \"open\" or \"closed\" match the status."
-        },
-        "limit": {
-          "type": "integer",
-          "description": "Maximum number of tickets to return.",
-          "default": 5
-        }
-      },
-      "required": [
-        "query"
-      ],
-      "additionalProperties": false
-    },
-    strict: true,
-    options: {
-      "inputsFromState": {
-        "customer_id": "customerId"
-      },
-      "outputsToState": {
-        "tickets": {
-          "source": "tickets"
-        }
-      }
-    },
-    source: "examples/support/supportTools.ts",
-  },
-];
+  { module: "examples/support/tools.generated.ts", command: "npx toolwright codegen --project examples/support/tsconfig.json --out examples/support/tools.generated.ts" },
+);
 
-// A type error below means a tool's parameter types changed after this module was generated: run `npx toolwright codegen --project examples/support/tsconfig.json --out examples/support/tools.generated.ts`.
+// A type error below means a tool's method or parameter types changed after this module was generated: run `npx toolwright codegen --project examples/support/tsconfig.json --out examples/support/tools.generated.ts`.
+"closeTicket" satisfies keyof SupportTools; // SupportTools.closeTicket
 ({} as Parameters<SupportTools["closeTicket"]>) satisfies [ticketId: string, state: any]; // SupportTools.closeTicket
 ({} as [ticketId: string, state: any]) satisfies Parameters<SupportTools["closeTicket"]>; // SupportTools.closeTicket
+"searchTickets" satisfies keyof SupportTools; // SupportTools.searchTickets
 ({} as Parameters<SupportTools["searchTickets"]>) satisfies [query: string, customerId: string, limit?: number]; // SupportTools.searchTickets
 ({} as [query: string, customerId: string, limit?: number]) satisfies Parameters<SupportTools["searchTickets"]>; // SupportTools.searchTickets
-
-registerToolSchemas(toolSchemas, { module: "examples/support/tools.generated.ts", command: "npx toolwright codegen --project examples/support/tsconfig.json --out examples/support/tools.generated.ts" });
