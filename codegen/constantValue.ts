@@ -51,7 +51,7 @@ export function constantValue(node: Node, depth = 0): { value: unknown } | undef
         value = referencedConstant(property.getNameNode(), depth + 1);
       }
       if (key === undefined || !value) return undefined;
-      object[key] = value.value;
+      Object.defineProperty(object, key, { value: value.value, enumerable: true, writable: true, configurable: true });
     }
     return { value: object };
   }

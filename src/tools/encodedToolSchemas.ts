@@ -1,4 +1,5 @@
 import { StaleSchemaError } from "../errors";
+import { setOwn } from "../util/ownProperty";
 import type { GeneratedModuleInfo, GeneratedToolEntry } from "./generatedEntry";
 
 /** The version of the data format `toolwright codegen` writes and this runtime reads. */
@@ -75,14 +76,14 @@ function expander(shared: readonly unknown[], info: GeneratedModuleInfo): (value
     if (value === null || typeof value !== "object") return value;
     const id = referenceOf(value);
     if (id !== undefined) {
-      if (!(id in shared) || expanding.has(id)) throw stale(info, `its shared fragment ${id} is ${expanding.has(id) ? "circular" : "missing"}`);
+      if (id < 0 || id >= shared.length || expanding.has(id)) throw stale(info, `its shared fragment ${id} is ${expanding.has(id) ? "circular" : "missing"}`);
       expanding.add(id);
       const copy = expand(shared[id]);
       expanding.delete(id);
       return copy;
     }
     const copy: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) copy[k] = expand(v);
+    for (const [k, v] of Object.entries(value)) setOwn(copy, k, expand(v));
     return copy;
   };
   return expand;

@@ -1,3 +1,4 @@
+import { decodeToolData } from "../../src/tools/encodedToolSchemas";
 import { clearToolSchemas, generatedEntriesOf } from "../../src/tools/schemaRegistry";
 import { type GeneratedToolEntry, registerToolSchemas, StaleSchemaError } from "toolwright";
 
@@ -59,5 +60,17 @@ describe("registerToolSchemas with encoded data", () => {
     expect(attempt([() => SupportTools], data)).toThrow(new StaleSchemaError(info.module, `src/tools.generated.ts cannot be read: it lists 1 owners for 2 tools. ${rerun}`));
     expect(attempt([], "{")).toThrow(StaleSchemaError);
     expect(attempt([() => SupportTools], data.replace('"$shared":0}}}', '"$shared":7}}}'))).toThrow(/its shared fragment 7 is missing/);
+  });
+});
+
+describe("decodeToolData with a __proto__ property name", () => {
+  it("keeps it as own data when expanding shared fragments", () => {
+    const data = `{"format":2,"shared":[{"type":"object","properties":{"__proto__":{"type":"string"}}}],"tools":[{"kind":"function","member":"f","static":false,"name":"f","description":"","parameters":[],"schema":{"type":"object","properties":{"a":{"$shared":0}}},"strict":false,"options":{"inputsFromState":{},"outputsToState":{}},"source":"f.ts"}]}`;
+
+    const [tool] = decodeToolData(data, { module: "m.ts", command: "codegen" });
+
+    const nested = (tool!.schema.properties!.a as { properties: Record<string, unknown> }).properties;
+    expect(Object.keys(nested)).toEqual(["__proto__"]);
+    expect(Object.getPrototypeOf(nested)).toBe(Object.prototype);
   });
 });
