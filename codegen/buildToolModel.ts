@@ -15,7 +15,7 @@ import type { ToolwrightSymbols } from "./toolwrightSymbols";
 import { applyAsType } from "./typeResolver/asType";
 import { dateMarker, type ResolveContext, type SchemaNode } from "./typeResolver/context";
 import { jsDocInfo, withJsDoc } from "./typeResolver/jsDocTags";
-import { printParameterTuple } from "./typeResolver/printType";
+import { printParameters } from "./typeResolver/printType";
 import { resolveType } from "./typeResolver/resolveType";
 
 
@@ -133,7 +133,7 @@ export function buildToolModel(tool: DiscoveredTool, symbols: ToolwrightSymbols,
     name,
     description: options.description ?? docs.summary,
     parameters: plans,
-    parameterTypes: printParameterTuple(
+    parameterTypes: printParameters(
       parameters.map((p) => p.declaration),
       parameters.map((p) => p.plan.role),
       symbols,

@@ -57,12 +57,14 @@ export async function generateToolSchemas(options: GenerateToolSchemasOptions = 
 /**
  * Names the tools whose generated entries differ between the file on disk and the new text, and
  * what differs: `close_ticket (changed: parameters, schema)`, `search (new)`, `find (removed)`.
- * The parts are the entry's keys, plus `parameter types` for the type check after the entries.
+ * The parts are the entry's keys, plus `parameter types` for the tool's type check. A module in a
+ * format this version does not read has every tool changed (`module format`).
  */
 export function staleTools(existing: string | undefined, generated: string, tools: readonly ToolModel[]): string[] {
   if (existing === undefined) return tools.map((t) => t.name);
   const before = entries(existing);
-  const after = entries(generated);
+  const after = entries(generated)!;
+  if (!before) return [...after.keys()].map((name) => `${name} (changed: module format)`);
   const stale: string[] = [];
   for (const [name, fields] of after) {
     const old = before.get(name);
@@ -78,78 +80,39 @@ export function staleTools(existing: string | undefined, generated: string, tool
   return stale;
 }
 
+const dataStart = "    data: String.raw`";
+const checksStart = "\n// A type error below means";
+
 // Each entry by tool name, as its fields (key → JSON text, `owner` → the owner's local name) and
-// the parameter-type check lines, which end in a `// Class.method` comment naming the entry's tool.
-function entries(text: string): Map<string, Map<string, string>> {
+// its check lines, which end in a `// Class.method` comment naming the tool; undefined when the
+// module is not in the current format.
+function entries(text: string): Map<string, Map<string, string>> | undefined {
+  const owners = [...text.matchAll(/^ {6}\(\): unknown => (\S+),$/gm)].map((m) => m[1]!);
+  const start = text.indexOf(dataStart);
+  if (start === -1) return undefined;
+  let decoded: ReturnType<typeof decodeToolData>;
+  try {
+    decoded = decodeToolData(text.slice(start + dataStart.length, text.indexOf("`,\n", start)), { module: "", command: "" });
+  } catch {
+    return undefined;
+  }
   const byName = new Map<string, Map<string, string>>();
   const byLabel = new Map<string, Map<string, string>>();
-  const found = text.includes(dataStart) ? encodedEntries(text) : literalEntries(text);
-  for (const { label, fields } of found) {
-    byName.set(/^"(.*)"$/.exec(fields.get("name") ?? "")?.[1] ?? "", fields);
-    byLabel.set(label, fields);
-  }
-  for (const line of text.split("\n")) {
-    const match = /^\(\{\} as .* \/\/ (.+)$/.exec(line);
-    const fields = match && byLabel.get(match[1]!);
-    if (fields) fields.set("parameter types", `${fields.get("parameter types") ?? ""}${line}\n`);
+  decoded.forEach((tools, i) => {
+    const owner = owners[i] ?? "";
+    for (const tool of tools) {
+      const fields = new Map<string, string>([["owner", owner]]);
+      for (const [k, v] of Object.entries(tool)) fields.set(k, JSON.stringify(v));
+      byName.set(tool.name, fields);
+      byLabel.set(tool.kind === "function" ? owner : `${owner}.${tool.member}`, fields);
+    }
+  });
+  const checks = text.slice(text.indexOf(checksStart) + 1);
+  for (const match of checks.matchAll(/^ {2}.* \/\/ (.+)$/gm)) {
+    const fields = byLabel.get(match[1]!);
+    fields?.set("parameter types", `${fields.get("parameter types") ?? ""}${match[0]}\n`);
   }
   return byName;
-}
-
-const dataStart = "    data: String.raw`";
-
-interface FoundEntry {
-  readonly label: string;
-  readonly fields: Map<string, string>;
-}
-
-// The current form: owner lines `      (): unknown => Owner, // label`, then the data as JSON.
-function encodedEntries(text: string): FoundEntry[] {
-  const owners = [...text.matchAll(/^ {6}\(\): unknown => (\S+), \/\/ (.+)$/gm)].map((m) => ({ owner: m[1]!, label: m[2]! }));
-  const start = text.indexOf(dataStart) + dataStart.length;
-  let tools: ReturnType<typeof decodeToolData>;
-  try {
-    tools = decodeToolData(text.slice(start, text.indexOf("`,\n", start)), { module: "", command: "" });
-  } catch {
-    return [];
-  }
-  return tools.map((tool, i) => {
-    const fields = new Map<string, string>([["kind", JSON.stringify(tool.kind)], ["owner", owners[i]?.owner ?? ""]]);
-    for (const [k, v] of Object.entries(tool)) if (k !== "kind") fields.set(k, JSON.stringify(v));
-    return { label: owners[i]?.label ?? "", fields };
-  });
-}
-
-// The form of modules generated before the JSON data: one object literal per entry, values as
-// (indented) JSON; read into the same compact JSON text, so that only real changes show.
-function literalEntries(text: string): FoundEntry[] {
-  return splitEntries(text).map((entry) => {
-    const fields = new Map<string, string>();
-    for (const field of entry.split(/\n(?= {4}[A-Za-z]+: )/)) {
-      const match = /^ {4}([A-Za-z]+): ([\s\S]*?),?$/.exec(field);
-      if (match) fields.set(match[1]!, match[2]!);
-    }
-    const member = /^"([^"]*)"/.exec(fields.get("member") ?? "")?.[1] ?? "";
-    const owner = /^\(\) => (.*)$/.exec(fields.get("owner") ?? "")?.[1] ?? "";
-    for (const [k, v] of fields) if (k !== "owner" && k !== "member") fields.set(k, compactJson(v));
-    fields.set("owner", owner);
-    fields.set("member", JSON.stringify(member));
-    return { label: fields.get("kind") === '"function"' ? owner : `${owner}.${member}`, fields };
-  });
-}
-
-function compactJson(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text));
-  } catch {
-    return text;
-  }
-}
-
-function splitEntries(text: string): string[] {
-  const start = text.indexOf("export const toolSchemas");
-  if (start === -1) return [];
-  return text.slice(start).split(/\n {2}\{\n/).slice(1).map((chunk) => chunk.split(/\n {2}\},\n/)[0]!.replace(/\n {2}\},$/, ""));
 }
 
 export { formatDiagnostic };

@@ -1,5 +1,6 @@
 import type { GeneratedParameter } from "../src/tools/generatedEntry";
 import type { JsonSchema } from "../src/tools/jsonSchema";
+import type { PrintedParameters } from "./typeResolver/printType";
 
 /** Everything codegen knows about one tool: the shared model every stage fills in. */
 export interface ToolModel {
@@ -19,8 +20,8 @@ export interface ToolModel {
   readonly name: string;
   readonly description: string;
   readonly parameters: readonly GeneratedParameter[];
-  /** Every parameter's type as a tuple the generated module can write: `[query: string, limit?: number]`. */
-  readonly parameterTypes: string;
+  /** Every parameter with a type the generated module can write, for its check that the method still accepts them. */
+  readonly parameterTypes: PrintedParameters;
   readonly schema: JsonSchema;
   readonly strict: boolean;
   readonly strictReason?: string;

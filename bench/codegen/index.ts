@@ -66,7 +66,7 @@ function checkOutput(id: ToolId, corpus: Corpus, run: CommandRun): void {
   if (id === "toolwright") {
     if (!run.stdout.includes(`(${corpus.toolCount} tools)`)) fail(`expected ${corpus.toolCount} tools, got: ${run.stdout.trim()}`);
     const text = fs.readFileSync(path.join(corpus.dir, "tools.generated.ts"), "utf8");
-    const entries = text.split('\n{"kind":"method",').length - 1;
+    const entries = text.split('\n{"member":').length - 1;
     if (entries !== corpus.toolCount) fail(`the generated module has ${entries} entries`);
   } else if (id === "tjs" || id === "tsjsg") {
     const file = path.join(corpus.dir, "out", id === "tjs" ? "typescript-json-schema.json" : "ts-json-schema-generator.json");

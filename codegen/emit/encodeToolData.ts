@@ -1,13 +1,15 @@
-import { encodedFormatVersion, sharedReferenceKey } from "../../src/tools/encodedToolSchemas";
+import { encodedFormatVersion, sharedReferenceKey, toolSchemaOf } from "../../src/tools/encodedToolSchemas";
 import type { ToolModel } from "../model";
 
 /** Schema fragments shorter than this (as JSON) stay inline: a reference would save little. */
 export const sharedFragmentMinLength = 64;
 
 /**
- * The data of the generated module as JSON text: `{"format":2,"shared":[…],"tools":[…]}` with one
- * line per shared fragment and one line per tool (in the order given), so a change to one tool is a
- * one-line diff. Schema subtrees (of `schema` and of injected parameters' `schema`) that are at
+ * The data of the generated module as JSON text (`EncodedToolData`): `{"format":3,"shared":[…],
+ * "owners":[…]}` with one line per shared fragment, per owner and per tool (in the order given,
+ * consecutive tools of one owner grouped), so that a change to one tool is a one-line diff. Fields
+ * at their usual value are left out, and a schema of the usual form is written as its properties
+ * (see `EncodedTool`). Schema subtrees (of `schema` and of injected parameters' `schema`) that are at
  * least `sharedFragmentMinLength` characters of JSON and occur in two or more tools are written once
  * in `shared` and referenced as `{"$shared":i}`; the runtime expands them back, so every tool still
  * gets its own, self-contained schema (`$ref`s into the tool's own `$defs` are copied as text, so
@@ -42,26 +44,45 @@ export function encodeToolData(models: readonly ToolModel[]): string {
     return canonical(value);
   };
   // Only a parameter's schema may hold references (its default is a value, not a schema).
-  const encodeParameter = (parameter: ToolModel["parameters"][number]): string =>
-    `{${Object.entries(parameter).filter(([, v]) => v !== undefined).map(([k, v]) => `${JSON.stringify(k)}:${k === "schema" ? encode(v, false) : JSON.stringify(v)}`).join(",")}}`;
-  const tools = models.map((model) => {
-    const fields: Array<[string, string]> = [
-      ["kind", JSON.stringify(model.kind)],
-      ["member", JSON.stringify(model.member)],
-      ["static", String(model.isStatic)],
-      ["name", JSON.stringify(model.name)],
-      ["description", JSON.stringify(model.description)],
-      ["parameters", `[${model.parameters.map(encodeParameter).join(",")}]`],
-      ["schema", encode(model.schema, true)],
-      ["strict", String(model.strict)],
-    ];
-    if (model.strictReason) fields.push(["strictReason", JSON.stringify(model.strictReason)]);
+  const encodeParameter = ({ role, optional, ...rest }: ToolModel["parameters"][number]): string => {
+    const fields: Array<[string, unknown]> = [["name", rest.name]];
+    if (role !== "llm") fields.push(["role", role]);
+    if (rest.stateKey !== undefined) fields.push(["stateKey", rest.stateKey]);
+    if (optional) fields.push(["optional", true]);
+    if (rest.default !== undefined) fields.push(["default", rest.default]);
+    return `{${fields.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(",")}${rest.schema === undefined ? "" : `,"schema":${encode(rest.schema, false)}`}}`;
+  };
+  const encodeTool = (model: ToolModel): string => {
+    const fields: Array<[string, string]> = [["member", JSON.stringify(model.member)]];
+    if (model.isStatic) fields.push(["static", "true"]);
+    if (model.name !== model.member) fields.push(["name", JSON.stringify(model.name)]);
+    fields.push(["description", JSON.stringify(model.description)], ["parameters", `[${model.parameters.map(encodeParameter).join(",")}]`]);
+    const properties = model.schema.properties;
+    if (properties !== undefined && canonical(toolSchemaOf(properties, model.parameters)) === canonical(model.schema)) fields.push(["properties", encode(properties, false)]);
+    else fields.push(["schema", encode(model.schema, true)]);
+    if (!model.strict) fields.push(model.strictReason ? ["strictReason", JSON.stringify(model.strictReason)] : ["strict", "false"]);
     if (model.dates.length > 0) fields.push(["dates", JSON.stringify(model.dates)]);
-    fields.push(["options", JSON.stringify(model.options)], ["source", JSON.stringify(model.source)]);
+    if (Object.keys(model.options.inputsFromState).length > 0 || Object.keys(model.options.outputsToState).length > 0) fields.push(["options", JSON.stringify(model.options)]);
     return `{${fields.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`;
+  };
+  const owners = ownerGroups(models).map((group) => {
+    const first = group[0]!;
+    const head = `${first.kind === "function" ? '"kind":"function",' : ""}"source":${JSON.stringify(first.source)}`;
+    return `{${head},"tools":[\n${group.map(encodeTool).join(",\n")}\n]}`;
   });
   const sharedText = shared.length > 0 ? `[\n${shared.join(",\n")}\n]` : "[]";
-  return `{"format":${encodedFormatVersion},"shared":${sharedText},"tools":[\n${tools.join(",\n")}\n]}`;
+  return `{"format":${encodedFormatVersion},"shared":${sharedText},"owners":[\n${owners.join(",\n")}\n]}`;
+}
+
+/** The tools in runs of one owner (same file, owner and kind), in the order given: an owner per run. */
+export function ownerGroups(models: readonly ToolModel[]): ToolModel[][] {
+  const groups: ToolModel[][] = [];
+  for (const model of models) {
+    const last = groups.at(-1)?.[0];
+    if (last && last.file === model.file && last.ownerName === model.ownerName && last.kind === model.kind) groups.at(-1)!.push(model);
+    else groups.push([model]);
+  }
+  return groups;
 }
 
 // The JSON text of each object and array of the schemas (which are not changed once built), and

@@ -1,73 +1,114 @@
 import { Node, type ParameterDeclaration, ts, type Type } from "ts-morph";
 import type { ToolwrightSymbols } from "../toolwrightSymbols";
+import { namedTypeOf, type TypeImport } from "./namedTypes";
 import { propertiesInOrder } from "./resolveObject";
 import { isLibType } from "./resolveType";
 
 /**
- * The parameter list of a tool as a TypeScript tuple type written only with names the generated
- * module can use: `[query: string, limit?: number, state: any]`. The generated module checks it
- * against `Parameters<…>` of the method both ways, so a parameter whose type changed since codegen
- * breaks `tsc`. User types are written out structurally (non-exported ones cannot be named);
- * whatever cannot be written faithfully is `any`, which that check accepts (see `printType`).
+ * The parameters of a tool as the generated module writes them, to call the method with values of
+ * these types (see `renderModule`'s checks). In each `type`, `\u0001i\u0001` stands for the local
+ * name of `imports[i]`, which the module imports with `import type` (see `resolveTypeReferences`).
  */
-export function printParameterTuple(parameters: readonly ParameterDeclaration[], roles: readonly string[], symbols: ToolwrightSymbols): string {
-  const list = parameters.filter((p) => p.getName() !== "this");
-  const canOmit = (p: ParameterDeclaration) => p.isRestParameter() || p.hasQuestionToken() || p.hasInitializer();
-  // A parameter with a default is optional in the signature only when every later one is too;
-  // before a required parameter its type is `T | undefined` instead (as `Parameters<>` has it).
-  let firstOptional = list.length;
-  while (firstOptional > 0 && canOmit(list[firstOptional - 1]!)) firstOptional -= 1;
-  const elements = list.map((parameter, index) => {
-    const nameNode = parameter.getNameNode();
-    const label = Node.isIdentifier(nameNode) ? nameNode.getText() : `arg${index + 1}`;
-    if (parameter.isRestParameter()) return `...${label}: any[]`;
-    const text = roles[index] === "state" ? "any" : printType(parameter.getType(), symbols, parameter, []);
-    if (index >= firstOptional && canOmit(parameter)) return `${label}?: ${text}`;
-    return parameter.hasInitializer() && text !== "any" ? `${label}: ${text} | undefined` : `${label}: ${text}`;
-  });
-  return `[${elements.join(", ")}]`;
+export interface PrintedParameters {
+  readonly parameters: readonly PrintedParameter[];
+  readonly imports: readonly TypeImport[];
+}
+
+/** One parameter: its name (`arg2` for a destructured one) and type; a rest parameter's type is `any[]`. */
+export interface PrintedParameter {
+  readonly label: string;
+  /** The type of the value passed: `T | undefined` for a parameter that may be left out. */
+  readonly type: string;
+  readonly rest: boolean;
+}
+
+/** The placeholder for the local name of import `index` in a printed type. */
+export function typeReference(index: number): string {
+  return `\u0001${index}\u0001`;
+}
+
+/** `type` with each placeholder replaced by the local name `localName` gives its import. */
+export function resolveTypeReferences(type: string, imports: readonly TypeImport[], localName: (type: TypeImport) => string): string {
+  return imports.length === 0 ? type : type.replace(/\u0001(\d+)\u0001/g, (_, i: string) => localName(imports[Number(i)]!));
+}
+
+interface PrintContext {
+  readonly symbols: ToolwrightSymbols;
+  readonly location: Node;
+  readonly imports: TypeImport[];
 }
 
 /**
- * A type written out structurally (union members sorted: the checker's order depends on what else
- * the program holds), or `any` where that would not be faithful: enums (a literal is
- * not assignable to an enum member), classes (their private members and methods make them
- * nominal), functions, intersections other than `Integer`, template literals, type parameters and
- * types that contain themselves.
+ * The parameters of a tool written only with names the generated module can use:
+ * `query: string, limit: number | undefined, filter: Filter<string>, state: any`. The generated
+ * module calls the method with values of these types, so a method whose parameters no longer accept
+ * what codegen read breaks `tsc`. Exported user types are named (imported by the module), others
+ * written out structurally; whatever cannot be written faithfully is `any`, which every parameter
+ * accepts (see `printType`).
  */
-export function printType(type: Type, symbols: ToolwrightSymbols, location: Node, seen: readonly Type[]): string {
-  if (symbols.isInteger(type)) return "number";
-  if (type.isAny() || type.isUnknown() || type.isTypeParameter() || type.isEnumLiteral() || type.isEnum() || seen.includes(type)) return "any";
+export function printParameters(parameters: readonly ParameterDeclaration[], roles: readonly string[], symbols: ToolwrightSymbols): PrintedParameters {
+  const imports: TypeImport[] = [];
+  const printed = parameters
+    .filter((p) => p.getName() !== "this")
+    .map((parameter, index): PrintedParameter => {
+      const nameNode = parameter.getNameNode();
+      const label = Node.isIdentifier(nameNode) ? nameNode.getText() : `arg${index + 1}`;
+      if (parameter.isRestParameter()) return { label, type: "any[]", rest: true };
+      if (roles[index] === "state") return { label, type: "any", rest: false };
+      const type = parameter.getType();
+      const text = printType(type, { symbols, location: parameter, imports }, []);
+      // A parameter that may be left out is passed `undefined` when the model leaves it out.
+      const omittable = parameter.hasQuestionToken() || parameter.hasInitializer();
+      const hasUndefined = type.isUndefined() || (type.isUnion() && type.getUnionTypes().some((t) => t.isUndefined()));
+      return { label, type: omittable && !hasUndefined && text !== "any" ? `${text} | undefined` : text, rest: false };
+    });
+  return { parameters: printed, imports };
+}
+
+/**
+ * A type as the generated module can write it: by name when it is an exported declaration of the
+ * project (`namedTypeOf`), else structurally (union members sorted: the checker's order depends on
+ * what else the program holds), or `any` where that would not be faithful: non-exported enums (a
+ * literal is not assignable to an enum member) and classes (their private members and methods make
+ * them nominal), functions, intersections other than `Integer`, template literals, type parameters
+ * and types that contain themselves.
+ */
+function printType(type: Type, ctx: PrintContext, seen: readonly Type[]): string {
+  if (ctx.symbols.isInteger(type)) return "number";
+  if (type.isAny() || type.isUnknown() || type.isTypeParameter()) return "any";
+  const named = namedTypeOf(type);
+  if (named) return printNamed(named, ctx, seen);
+  if (type.isEnumLiteral() || type.isEnum() || seen.includes(type)) return "any";
   if (type.isString() || type.isNumber() || type.isBoolean() || type.isNull() || type.isUndefined() || type.isVoid()) return type.getText();
   if (type.isStringLiteral() || type.isNumberLiteral()) return JSON.stringify(type.getLiteralValue());
   if (type.isBooleanLiteral()) return type.getText();
-  if (type.isUnion()) return anyIfAny(type.getUnionTypes().map((t) => printType(t, symbols, location, seen)), (parts) => dedupe(parts).sort().join(" | "));
+  if (type.isUnion()) return anyIfAny(type.getUnionTypes().map((t) => printType(t, ctx, seen)), (parts) => dedupe(parts).sort().join(" | "));
   if (isLibType(type, "Date")) return "Date";
   const inner = [...seen, type];
   if (type.isArray() || type.isReadonlyArray()) {
     const element = type.getArrayElementType() ?? type.getTypeArguments()[0];
     if (!element) return "any";
-    const text = printType(element, symbols, location, inner);
+    const text = printType(element, ctx, inner);
     if (text === "any") return "any";
     return `${type.isReadonlyArray() ? "readonly " : ""}${text.includes(" | ") || text.startsWith("readonly ") ? `(${text})` : text}[]`;
   }
-  if (type.isTuple()) return printTuple(type, symbols, location, inner);
-  if (type.isObject() && !type.isClass() && !isClassInstance(type)) return printObject(type, symbols, location, inner);
+  if (type.isTuple()) return printTuple(type, ctx, inner);
+  if (type.isObject() && !type.isClass() && !isClassInstance(type)) return printObject(type, ctx, inner);
   return "any";
 }
 
-function printTuple(type: Type, symbols: ToolwrightSymbols, location: Node, seen: readonly Type[]): string {
+function printTuple(type: Type, ctx: PrintContext, seen: readonly Type[]): string {
   const target = (type.compilerType as { target?: ts.TupleType }).target;
   const flags = target?.elementFlags ?? [];
   if (flags.some((f) => (f & (ts.ElementFlags.Rest | ts.ElementFlags.Variadic)) !== 0)) return "any";
   const elements = type.getTupleElements().map((t, i) => {
-    const text = printType(t, symbols, location, seen);
+    const text = printType(t, ctx, seen);
     return (flags[i]! & ts.ElementFlags.Optional) !== 0 ? `(${text})?` : text;
   });
   return `${target?.readonly ? "readonly " : ""}[${elements.join(", ")}]`;
 }
 
-function printObject(type: Type, symbols: ToolwrightSymbols, location: Node, seen: readonly Type[]): string {
+function printObject(type: Type, ctx: PrintContext, seen: readonly Type[]): string {
   if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) return "any";
   const members: string[] = [];
   for (const property of propertiesInOrder(type)) {
@@ -77,13 +118,21 @@ function printObject(type: Type, symbols: ToolwrightSymbols, location: Node, see
     if (declaration && !Node.isPropertySignature(declaration) && !Node.isPropertyAssignment(declaration) && !Node.isShorthandPropertyAssignment(declaration)) return "any";
     const readonly = declaration && Node.isPropertySignature(declaration) && declaration.isReadonly() ? "readonly " : "";
     const key = /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
-    members.push(`${readonly}${key}${property.isOptional() ? "?" : ""}: ${printType(property.getTypeAtLocation(location), symbols, location, seen)}`);
+    members.push(`${readonly}${key}${property.isOptional() ? "?" : ""}: ${printType(property.getTypeAtLocation(ctx.location), ctx, seen)}`);
   }
   const stringIndex = type.getStringIndexType();
-  if (stringIndex) members.push(`[key: string]: ${printType(stringIndex, symbols, location, seen)}`);
+  if (stringIndex) members.push(`[key: string]: ${printType(stringIndex, ctx, seen)}`);
   const numberIndex = type.getNumberIndexType();
-  if (numberIndex && !stringIndex) members.push(`[key: number]: ${printType(numberIndex, symbols, location, seen)}`);
+  if (numberIndex && !stringIndex) members.push(`[key: number]: ${printType(numberIndex, ctx, seen)}`);
   return members.length === 0 ? "{}" : `{ ${members.join("; ")} }`;
+}
+
+function printNamed(named: NonNullable<ReturnType<typeof namedTypeOf>>, ctx: PrintContext, seen: readonly Type[]): string {
+  let index = ctx.imports.findIndex((i) => i.file === named.import.file && i.name === named.import.name);
+  if (index === -1) index = ctx.imports.push(named.import) - 1;
+  const name = named.member === undefined ? typeReference(index) : `${typeReference(index)}.${named.member}`;
+  if (named.typeArguments.length === 0) return name;
+  return `${name}<${named.typeArguments.map((t) => printType(t, ctx, seen)).join(", ")}>`;
 }
 
 function isClassInstance(type: Type): boolean {

@@ -4,31 +4,33 @@
 import { registerToolSchemas, type GeneratedToolEntry } from "toolwright";
 import { PlannerTools } from "./plannerTools";
 
-// The tools' data is JSON, one line per tool, which toolwright parses when this module is imported; `owners` lists each tool's class or function, in the same order
+// The tools' data is JSON, one line per tool, which toolwright parses when this module is imported; `owners` lists the class or function of each owner in the data, in the same order
 // (each typed `(): unknown`, so that the checker does not compare the classes with each other to type the array).
 export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
   {
     owners: [
-      (): unknown => PlannerTools, // PlannerTools.addStep
-      (): unknown => PlannerTools, // PlannerTools.estimate
-      (): unknown => PlannerTools, // PlannerTools.finalizePlan
+      (): unknown => PlannerTools,
     ],
-    data: String.raw`{"format":2,"shared":[],"tools":[
-{"kind":"method","member":"addStep","static":false,"name":"add_step","description":"Add a step to the plan.","parameters":[{"name":"title","role":"llm","optional":false},{"name":"hours","role":"llm","optional":false},{"name":"state","role":"state","optional":false},{"name":"after","role":"llm","optional":true,"default":[]}],"schema":{"type":"object","properties":{"title":{"type":"string","description":"What the step does."},"hours":{"type":"number","description":"The estimate for the step."},"after":{"type":"array","items":{"type":"integer"},"description":"Ids of steps that must be done first.","default":[]}},"required":["title","hours"],"additionalProperties":false},"strict":true,"options":{"inputsFromState":{},"outputsToState":{"steps":{"source":"step"}}},"source":"examples/planner/plannerTools.ts"},
-{"kind":"method","member":"estimate","static":false,"name":"estimate","description":"Estimate how long a task takes.","parameters":[{"name":"task","role":"llm","optional":false},{"name":"size","role":"llm","optional":false}],"schema":{"type":"object","properties":{"task":{"type":"string","description":"What has to be done."},"size":{"type":"string","enum":["small","medium","large"],"description":"How big the task is."}},"required":["task","size"],"additionalProperties":false},"strict":true,"options":{"inputsFromState":{},"outputsToState":{}},"source":"examples/planner/plannerTools.ts"},
-{"kind":"method","member":"finalizePlan","static":false,"name":"finalize_plan","description":"Finish: check the plan fits the deadline and record its summary. Ends the run.","parameters":[{"name":"summary","role":"llm","optional":false},{"name":"state","role":"state","optional":false}],"schema":{"type":"object","properties":{"summary":{"type":"string","description":"One or two sentences for the person who asked."}},"required":["summary"],"additionalProperties":false},"strict":true,"options":{"inputsFromState":{},"outputsToState":{"summary":{"source":"summary"}}},"source":"examples/planner/plannerTools.ts"}
+    data: String.raw`{"format":3,"shared":[],"owners":[
+{"source":"examples/planner/plannerTools.ts","tools":[
+{"member":"addStep","name":"add_step","description":"Add a step to the plan.","parameters":[{"name":"title"},{"name":"hours"},{"name":"state","role":"state"},{"name":"after","optional":true,"default":[]}],"properties":{"title":{"type":"string","description":"What the step does."},"hours":{"type":"number","description":"The estimate for the step."},"after":{"type":"array","items":{"type":"integer"},"description":"Ids of steps that must be done first.","default":[]}},"options":{"inputsFromState":{},"outputsToState":{"steps":{"source":"step"}}}},
+{"member":"estimate","description":"Estimate how long a task takes.","parameters":[{"name":"task"},{"name":"size"}],"properties":{"task":{"type":"string","description":"What has to be done."},"size":{"type":"string","enum":["small","medium","large"],"description":"How big the task is."}}},
+{"member":"finalizePlan","name":"finalize_plan","description":"Finish: check the plan fits the deadline and record its summary. Ends the run.","parameters":[{"name":"summary"},{"name":"state","role":"state"}],"properties":{"summary":{"type":"string","description":"One or two sentences for the person who asked."}},"options":{"inputsFromState":{},"outputsToState":{"summary":{"source":"summary"}}}}
+]}
 ]}`,
   },
   { module: "examples/planner/tools.generated.ts", command: "npx toolwright codegen --project examples/planner/tsconfig.json --out examples/planner/tools.generated.ts" },
 );
 
 // A type error below means a tool's method or parameter types changed after this module was generated: run `npx toolwright codegen --project examples/planner/tsconfig.json --out examples/planner/tools.generated.ts`.
-"addStep" satisfies keyof PlannerTools; // PlannerTools.addStep
-({} as Parameters<PlannerTools["addStep"]>) satisfies [title: string, hours: number, state: any, after?: number[]]; // PlannerTools.addStep
-({} as [title: string, hours: number, state: any, after?: number[]]) satisfies Parameters<PlannerTools["addStep"]>; // PlannerTools.addStep
-"estimate" satisfies keyof PlannerTools; // PlannerTools.estimate
-({} as Parameters<PlannerTools["estimate"]>) satisfies [task: string, size: "large" | "medium" | "small"]; // PlannerTools.estimate
-({} as [task: string, size: "large" | "medium" | "small"]) satisfies Parameters<PlannerTools["estimate"]>; // PlannerTools.estimate
-"finalizePlan" satisfies keyof PlannerTools; // PlannerTools.finalizePlan
-({} as Parameters<PlannerTools["finalizePlan"]>) satisfies [summary: string, state: any]; // PlannerTools.finalizePlan
-({} as [summary: string, state: any]) satisfies Parameters<PlannerTools["finalizePlan"]>; // PlannerTools.finalizePlan
+// Each function (never called) calls the tools of one class (its static or its instance methods) or one defineTool function with values of the types their schemas let the model send.
+(function (
+  this: PlannerTools,
+  addStep_title: string, addStep_hours: number, addStep_state: any, addStep_after: number[] | undefined, // PlannerTools.addStep
+  estimate_task: string, estimate_size: "large" | "medium" | "small", // PlannerTools.estimate
+  finalizePlan_summary: string, finalizePlan_state: any, // PlannerTools.finalizePlan
+): void {
+  this.addStep(addStep_title, addStep_hours, addStep_state, addStep_after); // PlannerTools.addStep
+  this.estimate(estimate_task, estimate_size); // PlannerTools.estimate
+  this.finalizePlan(finalizePlan_summary, finalizePlan_state); // PlannerTools.finalizePlan
+});

@@ -4,26 +4,30 @@
 import { registerToolSchemas, type GeneratedToolEntry } from "toolwright";
 import { ResearchTools } from "./researchTools";
 
-// The tools' data is JSON, one line per tool, which toolwright parses when this module is imported; `owners` lists each tool's class or function, in the same order
+// The tools' data is JSON, one line per tool, which toolwright parses when this module is imported; `owners` lists the class or function of each owner in the data, in the same order
 // (each typed `(): unknown`, so that the checker does not compare the classes with each other to type the array).
 export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
   {
     owners: [
-      (): unknown => ResearchTools, // ResearchTools.search
-      (): unknown => ResearchTools, // ResearchTools.takeNote
+      (): unknown => ResearchTools,
     ],
-    data: String.raw`{"format":2,"shared":[],"tools":[
-{"kind":"method","member":"search","static":false,"name":"search","description":"Search the library. Every hit is recorded as a source.","parameters":[{"name":"query","role":"llm","optional":false},{"name":"limit","role":"llm","optional":true,"default":3}],"schema":{"type":"object","properties":{"query":{"type":"string","description":"What to look for."},"limit":{"type":"integer","description":"Maximum number of hits.","default":3}},"required":["query"],"additionalProperties":false},"strict":true,"options":{"inputsFromState":{},"outputsToState":{"sources":{"source":"sources"}}},"source":"examples/research/researchTools.ts"},
-{"kind":"method","member":"takeNote","static":false,"name":"take_note","description":"Record a finding, citing the sources it comes from. Reads the sources collected so far to check the citations.","parameters":[{"name":"finding","role":"llm","optional":false},{"name":"citations","role":"llm","optional":false},{"name":"state","role":"state","optional":false}],"schema":{"type":"object","properties":{"finding":{"type":"string","description":"One sentence the answer will rely on."},"citations":{"type":"array","items":{"type":"string"},"description":"URLs of the sources the finding comes from."}},"required":["finding","citations"],"additionalProperties":false},"strict":true,"options":{"inputsFromState":{},"outputsToState":{}},"source":"examples/research/researchTools.ts"}
+    data: String.raw`{"format":3,"shared":[],"owners":[
+{"source":"examples/research/researchTools.ts","tools":[
+{"member":"search","description":"Search the library. Every hit is recorded as a source.","parameters":[{"name":"query"},{"name":"limit","optional":true,"default":3}],"properties":{"query":{"type":"string","description":"What to look for."},"limit":{"type":"integer","description":"Maximum number of hits.","default":3}},"options":{"inputsFromState":{},"outputsToState":{"sources":{"source":"sources"}}}},
+{"member":"takeNote","name":"take_note","description":"Record a finding, citing the sources it comes from. Reads the sources collected so far to check the citations.","parameters":[{"name":"finding"},{"name":"citations"},{"name":"state","role":"state"}],"properties":{"finding":{"type":"string","description":"One sentence the answer will rely on."},"citations":{"type":"array","items":{"type":"string"},"description":"URLs of the sources the finding comes from."}}}
+]}
 ]}`,
   },
   { module: "examples/research/tools.generated.ts", command: "npx toolwright codegen --project examples/research/tsconfig.json --out examples/research/tools.generated.ts" },
 );
 
 // A type error below means a tool's method or parameter types changed after this module was generated: run `npx toolwright codegen --project examples/research/tsconfig.json --out examples/research/tools.generated.ts`.
-"search" satisfies keyof ResearchTools; // ResearchTools.search
-({} as Parameters<ResearchTools["search"]>) satisfies [query: string, limit?: number]; // ResearchTools.search
-({} as [query: string, limit?: number]) satisfies Parameters<ResearchTools["search"]>; // ResearchTools.search
-"takeNote" satisfies keyof ResearchTools; // ResearchTools.takeNote
-({} as Parameters<ResearchTools["takeNote"]>) satisfies [finding: string, citations: string[], state: any]; // ResearchTools.takeNote
-({} as [finding: string, citations: string[], state: any]) satisfies Parameters<ResearchTools["takeNote"]>; // ResearchTools.takeNote
+// Each function (never called) calls the tools of one class (its static or its instance methods) or one defineTool function with values of the types their schemas let the model send.
+(function (
+  this: ResearchTools,
+  search_query: string, search_limit: number | undefined, // ResearchTools.search
+  takeNote_finding: string, takeNote_citations: string[], takeNote_state: any, // ResearchTools.takeNote
+): void {
+  this.search(search_query, search_limit); // ResearchTools.search
+  this.takeNote(takeNote_finding, takeNote_citations, takeNote_state); // ResearchTools.takeNote
+});

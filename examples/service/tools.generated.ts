@@ -4,26 +4,30 @@
 import { registerToolSchemas, type GeneratedToolEntry } from "toolwright";
 import { RefundTools } from "./refundTools";
 
-// The tools' data is JSON, one line per tool, which toolwright parses when this module is imported; `owners` lists each tool's class or function, in the same order
+// The tools' data is JSON, one line per tool, which toolwright parses when this module is imported; `owners` lists the class or function of each owner in the data, in the same order
 // (each typed `(): unknown`, so that the checker does not compare the classes with each other to type the array).
 export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
   {
     owners: [
-      (): unknown => RefundTools, // RefundTools.issueRefund
-      (): unknown => RefundTools, // RefundTools.lookupOrder
+      (): unknown => RefundTools,
     ],
-    data: String.raw`{"format":2,"shared":[],"tools":[
-{"kind":"method","member":"issueRefund","static":false,"name":"issue_refund","description":"Refund (part of) an order to the customer.","parameters":[{"name":"orderId","role":"llm","optional":false},{"name":"amount","role":"llm","optional":false},{"name":"customerId","role":"stateKey","optional":false,"stateKey":"customer_id","schema":{"type":"string"}}],"schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order to refund."},"amount":{"type":"number","description":"How much to refund, at most what was paid."}},"required":["orderId","amount"],"additionalProperties":false},"strict":true,"options":{"inputsFromState":{"customer_id":"customerId"},"outputsToState":{"refunds":{}}},"source":"examples/service/refundTools.ts"},
-{"kind":"method","member":"lookupOrder","static":false,"name":"lookup_order","description":"Look up one of the customer's orders.","parameters":[{"name":"orderId","role":"llm","optional":false},{"name":"customerId","role":"stateKey","optional":false,"stateKey":"customer_id","schema":{"type":"string"}}],"schema":{"type":"object","properties":{"orderId":{"type":"string","description":"The order number, e.g. A-100."}},"required":["orderId"],"additionalProperties":false},"strict":true,"options":{"inputsFromState":{"customer_id":"customerId"},"outputsToState":{}},"source":"examples/service/refundTools.ts"}
+    data: String.raw`{"format":3,"shared":[],"owners":[
+{"source":"examples/service/refundTools.ts","tools":[
+{"member":"issueRefund","name":"issue_refund","description":"Refund (part of) an order to the customer.","parameters":[{"name":"orderId"},{"name":"amount"},{"name":"customerId","role":"stateKey","stateKey":"customer_id","schema":{"type":"string"}}],"properties":{"orderId":{"type":"string","description":"The order to refund."},"amount":{"type":"number","description":"How much to refund, at most what was paid."}},"options":{"inputsFromState":{"customer_id":"customerId"},"outputsToState":{"refunds":{}}}},
+{"member":"lookupOrder","name":"lookup_order","description":"Look up one of the customer's orders.","parameters":[{"name":"orderId"},{"name":"customerId","role":"stateKey","stateKey":"customer_id","schema":{"type":"string"}}],"properties":{"orderId":{"type":"string","description":"The order number, e.g. A-100."}},"options":{"inputsFromState":{"customer_id":"customerId"},"outputsToState":{}}}
+]}
 ]}`,
   },
   { module: "examples/service/tools.generated.ts", command: "npx toolwright codegen --project examples/service/tsconfig.json --out examples/service/tools.generated.ts" },
 );
 
 // A type error below means a tool's method or parameter types changed after this module was generated: run `npx toolwright codegen --project examples/service/tsconfig.json --out examples/service/tools.generated.ts`.
-"issueRefund" satisfies keyof RefundTools; // RefundTools.issueRefund
-({} as Parameters<RefundTools["issueRefund"]>) satisfies [orderId: string, amount: number, customerId: string]; // RefundTools.issueRefund
-({} as [orderId: string, amount: number, customerId: string]) satisfies Parameters<RefundTools["issueRefund"]>; // RefundTools.issueRefund
-"lookupOrder" satisfies keyof RefundTools; // RefundTools.lookupOrder
-({} as Parameters<RefundTools["lookupOrder"]>) satisfies [orderId: string, customerId: string]; // RefundTools.lookupOrder
-({} as [orderId: string, customerId: string]) satisfies Parameters<RefundTools["lookupOrder"]>; // RefundTools.lookupOrder
+// Each function (never called) calls the tools of one class (its static or its instance methods) or one defineTool function with values of the types their schemas let the model send.
+(function (
+  this: RefundTools,
+  issueRefund_orderId: string, issueRefund_amount: number, issueRefund_customerId: string, // RefundTools.issueRefund
+  lookupOrder_orderId: string, lookupOrder_customerId: string, // RefundTools.lookupOrder
+): void {
+  this.issueRefund(issueRefund_orderId, issueRefund_amount, issueRefund_customerId); // RefundTools.issueRefund
+  this.lookupOrder(lookupOrder_orderId, lookupOrder_customerId); // RefundTools.lookupOrder
+});

@@ -4,26 +4,30 @@
 import { registerToolSchemas, type GeneratedToolEntry } from "toolwright";
 import { SupportTools } from "./supportTools";
 
-// The tools' data is JSON, one line per tool, which toolwright parses when this module is imported; `owners` lists each tool's class or function, in the same order
+// The tools' data is JSON, one line per tool, which toolwright parses when this module is imported; `owners` lists the class or function of each owner in the data, in the same order
 // (each typed `(): unknown`, so that the checker does not compare the classes with each other to type the array).
 export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
   {
     owners: [
-      (): unknown => SupportTools, // SupportTools.closeTicket
-      (): unknown => SupportTools, // SupportTools.searchTickets
+      (): unknown => SupportTools,
     ],
-    data: String.raw`{"format":2,"shared":[],"tools":[
-{"kind":"method","member":"closeTicket","static":false,"name":"close_ticket","description":"Close one of the customer's tickets.","parameters":[{"name":"ticketId","role":"llm","optional":false},{"name":"state","role":"state","optional":false}],"schema":{"type":"object","properties":{"ticketId":{"type":"string","description":"The ticket to close, e.g. T-1."}},"required":["ticketId"],"additionalProperties":false},"strict":true,"options":{"inputsFromState":{},"outputsToState":{"closed":{"source":"id"}}},"source":"examples/support/supportTools.ts"},
-{"kind":"method","member":"searchTickets","static":false,"name":"search_tickets","description":"Search the customer's support tickets.","parameters":[{"name":"query","role":"llm","optional":false},{"name":"customerId","role":"stateKey","optional":false,"stateKey":"customer_id","schema":{"type":"string"}},{"name":"limit","role":"llm","optional":true,"default":5}],"schema":{"type":"object","properties":{"query":{"type":"string","description":"Words to look for; \"open\" or \"closed\" match the status."},"limit":{"type":"integer","description":"Maximum number of tickets to return.","default":5}},"required":["query"],"additionalProperties":false},"strict":true,"options":{"inputsFromState":{"customer_id":"customerId"},"outputsToState":{"tickets":{"source":"tickets"}}},"source":"examples/support/supportTools.ts"}
+    data: String.raw`{"format":3,"shared":[],"owners":[
+{"source":"examples/support/supportTools.ts","tools":[
+{"member":"closeTicket","name":"close_ticket","description":"Close one of the customer's tickets.","parameters":[{"name":"ticketId"},{"name":"state","role":"state"}],"properties":{"ticketId":{"type":"string","description":"The ticket to close, e.g. T-1."}},"options":{"inputsFromState":{},"outputsToState":{"closed":{"source":"id"}}}},
+{"member":"searchTickets","name":"search_tickets","description":"Search the customer's support tickets.","parameters":[{"name":"query"},{"name":"customerId","role":"stateKey","stateKey":"customer_id","schema":{"type":"string"}},{"name":"limit","optional":true,"default":5}],"properties":{"query":{"type":"string","description":"Words to look for; \"open\" or \"closed\" match the status."},"limit":{"type":"integer","description":"Maximum number of tickets to return.","default":5}},"options":{"inputsFromState":{"customer_id":"customerId"},"outputsToState":{"tickets":{"source":"tickets"}}}}
+]}
 ]}`,
   },
   { module: "examples/support/tools.generated.ts", command: "npx toolwright codegen --project examples/support/tsconfig.json --out examples/support/tools.generated.ts" },
 );
 
 // A type error below means a tool's method or parameter types changed after this module was generated: run `npx toolwright codegen --project examples/support/tsconfig.json --out examples/support/tools.generated.ts`.
-"closeTicket" satisfies keyof SupportTools; // SupportTools.closeTicket
-({} as Parameters<SupportTools["closeTicket"]>) satisfies [ticketId: string, state: any]; // SupportTools.closeTicket
-({} as [ticketId: string, state: any]) satisfies Parameters<SupportTools["closeTicket"]>; // SupportTools.closeTicket
-"searchTickets" satisfies keyof SupportTools; // SupportTools.searchTickets
-({} as Parameters<SupportTools["searchTickets"]>) satisfies [query: string, customerId: string, limit?: number]; // SupportTools.searchTickets
-({} as [query: string, customerId: string, limit?: number]) satisfies Parameters<SupportTools["searchTickets"]>; // SupportTools.searchTickets
+// Each function (never called) calls the tools of one class (its static or its instance methods) or one defineTool function with values of the types their schemas let the model send.
+(function (
+  this: SupportTools,
+  closeTicket_ticketId: string, closeTicket_state: any, // SupportTools.closeTicket
+  searchTickets_query: string, searchTickets_customerId: string, searchTickets_limit: number | undefined, // SupportTools.searchTickets
+): void {
+  this.closeTicket(closeTicket_ticketId, closeTicket_state); // SupportTools.closeTicket
+  this.searchTickets(searchTickets_query, searchTickets_customerId, searchTickets_limit); // SupportTools.searchTickets
+});

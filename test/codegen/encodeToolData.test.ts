@@ -23,7 +23,7 @@ function model(member: string, schema: ToolModel["schema"], extra: Partial<ToolM
     name: member,
     description: `${member} things.`,
     parameters: [{ name: "input", role: "llm", optional: false }],
-    parameterTypes: "[input: unknown]",
+    parameterTypes: { parameters: [{ label: "input", type: "unknown", rest: false }], imports: [] },
     schema,
     strict: true,
     dates: [],
@@ -55,7 +55,7 @@ describe("encodeToolData", () => {
     expect(data.shared).toEqual([address]);
     expect(text.split(JSON.stringify(address).slice(1, -1))).toHaveLength(2);
     expect(text).toContain('"to":{"$shared":0},"from":{"$shared":0}');
-    const decoded = decodeToolData(text, info);
+    const decoded = decodeToolData(text, info).flat();
     expect(decoded.map((t) => t.schema)).toEqual(models.map((m) => m.schema));
     expect(decoded[3]!.parameters).toEqual(models[3]!.parameters);
     // Each tool gets its own copy.
@@ -76,7 +76,56 @@ describe("encodeToolData", () => {
     const text = encodeToolData(models);
 
     expect(JSON.parse(text)).toMatchObject({ shared: [] });
-    expect(decodeToolData(text, info).map((t) => t.schema)).toEqual(models.map((m) => m.schema));
+    expect(decodeToolData(text, info).flat().map((t) => t.schema)).toEqual(models.map((m) => m.schema));
+  });
+
+  it("leaves out fields at their usual value, writes a schema of the usual form as its properties and groups tools by owner", () => {
+    const usual = model("search", objectOf({ input: { type: "string" } }));
+    const other = model("find", objectOf({ input: { type: "string" } }), {
+      ownerName: "Other",
+      isStatic: true,
+      name: "find_things",
+      parameters: [
+        { name: "input", role: "llm", optional: false },
+        { name: "limit", role: "llm", optional: true, default: 10 },
+        { name: "state", role: "state", optional: false },
+      ],
+      strict: false,
+      strictReason: "because",
+      options: { inputsFromState: { user: "user" }, outputsToState: {} },
+    });
+    const withDefs = model("walk", { type: "object", properties: { input: { $ref: "#/$defs/Node" } }, required: ["input"], additionalProperties: false, $defs: { Node: { type: "string" } } });
+
+    const text = encodeToolData([usual, withDefs, other]);
+
+    expect(text.split("\n")).toEqual([
+      '{"format":3,"shared":[],"owners":[',
+      '{"source":"src/tools.ts","tools":[',
+      '{"member":"search","description":"search things.","parameters":[{"name":"input"}],"properties":{"input":{"type":"string"}}},',
+      '{"member":"walk","description":"walk things.","parameters":[{"name":"input"}],"schema":{"type":"object","properties":{"input":{"$ref":"#/$defs/Node"}},"required":["input"],"additionalProperties":false,"$defs":{"Node":{"type":"string"}}}}',
+      "]},",
+      '{"source":"src/tools.ts","tools":[',
+      '{"member":"find","static":true,"name":"find_things","description":"find things.","parameters":[{"name":"input"},{"name":"limit","optional":true,"default":10},{"name":"state","role":"state"}],' +
+        '"properties":{"input":{"type":"string"}},"strictReason":"because","options":{"inputsFromState":{"user":"user"},"outputsToState":{}}}',
+      "]}",
+      "]}",
+    ]);
+    const decoded = decodeToolData(text, info);
+    expect(decoded.map((tools) => tools.length)).toEqual([2, 1]);
+    const expected = [usual, withDefs, other].map((m) => ({
+      kind: m.kind,
+      member: m.member,
+      static: m.isStatic,
+      name: m.name,
+      description: m.description,
+      parameters: m.parameters,
+      schema: { ...m.schema, ...(m === other ? { required: ["input"] } : {}) },
+      strict: m.strict,
+      ...(m.strictReason ? { strictReason: m.strictReason } : {}),
+      options: m.options,
+      source: m.source,
+    }));
+    expect(decoded.flat()).toEqual(expected);
   });
 });
 
@@ -96,7 +145,7 @@ describe("renderModule data", () => {
     // What String.raw gives at run time is the template's raw text.
     const evaluated = new Function(`return String.raw\`${body}\`;`)() as string;
     expect(evaluated).toBe(body);
-    const [tool] = decodeToolData(evaluated, info);
+    const [[tool]] = decodeToolData(evaluated, info);
     expect(tool!.description).toBe(tricky);
     expect(tool!.schema.properties!.x).toEqual({ type: "string", description: tricky });
   });

@@ -19,7 +19,7 @@ function model(file: string, ownerName: string, member: string, extra: Partial<T
     name: member,
     description: `${member} things.`,
     parameters: [{ name: "query", role: "llm", optional: false }],
-    parameterTypes: "[query: string]",
+    parameterTypes: { parameters: [{ label: "query", type: "string", rest: false }], imports: [] },
     schema: { type: "object", properties: { query: { type: "string" } }, required: ["query"], additionalProperties: false },
     strict: true,
     dates: [],
@@ -30,10 +30,11 @@ function model(file: string, ownerName: string, member: string, extra: Partial<T
 
 // The owner of each tool and its member (from the data), in order.
 function entries(text: string): string[] {
-  const owners = [...text.matchAll(/^ {6}\(\): unknown => (\w+), /gm)].map((m) => m[1]);
-  const members = [...text.matchAll(/^\{"kind":"method","member":"(\w+)"/gm)].map((m) => m[1]);
-  expect(owners).toHaveLength(members.length);
-  return owners.map((owner, i) => `${owner}.${members[i]}`);
+  const owners = [...text.matchAll(/^ {6}\(\): unknown => (\w+),$/gm)].map((m) => m[1]);
+  const start = text.indexOf("String.raw`") + "String.raw`".length;
+  const data = JSON.parse(text.slice(start, text.indexOf("`,\n", start))) as { owners: Array<{ tools: Array<{ member: string }> }> };
+  expect(owners).toHaveLength(data.owners.length);
+  return data.owners.flatMap((owner, i) => owner.tools.map((t) => `${owners[i]}.${t.member}`));
 }
 
 describe("renderModule", () => {
@@ -61,10 +62,10 @@ describe("renderModule", () => {
       'import { BillingTools } from "./tools/billing";',
       'import { AdminTools, SupportTools } from "./tools/support";',
     ]);
-    expect(text).toContain('\n"purge" satisfies keyof typeof AdminTools; // AdminTools.purge\n');
-    expect(text).toContain('\n{"kind":"method","member":"purge","static":true,"name":"purge",');
-    expect(text).toContain('\n"close" satisfies keyof SupportTools; // SupportTools.close\n');
-    expect(text).toContain('\n{"kind":"method","member":"close","static":false,"name":"close_ticket",');
+    expect(text).toContain("\n(function (\n  this: typeof AdminTools,\n  purge_query: string, // AdminTools.purge\n): void {\n  this.purge(purge_query); // AdminTools.purge\n});\n");
+    expect(text).toContain('\n{"member":"purge","static":true,"description":');
+    expect(text).toContain("\n  this.close(close_query); // SupportTools.close\n");
+    expect(text).toContain('\n{"member":"close","name":"close_ticket","description":');
   });
 
   it("gives two classes of the same name in different files distinct local names", () => {
@@ -77,15 +78,15 @@ describe("renderModule", () => {
       'import { Tools_2 as Tools_2_2 } from "./c";',
     ]);
     expect(entries(text)).toEqual(["Tools.alpha", "Tools_2.beta", "Tools_2_2.gamma"]);
-    expect(text).toContain('      (): unknown => Tools_2, // Tools_2.beta\n');
-    expect(text).toContain('\n"beta" satisfies keyof Tools_2; // Tools_2.beta\n');
+    expect(text).toContain("      (): unknown => Tools_2,\n");
+    expect(text).toContain("\n  this: Tools_2,\n  beta_query: string, // Tools_2.beta\n");
   });
 
   it("renames an owner whose name the module itself uses", () => {
     const text = renderModule([model("/app/src/tools.ts", "toolSchemas", "search")], options);
 
     expect(text).toContain('import { toolSchemas as toolSchemas_2 } from "./tools";\n');
-    expect(text).toContain('      (): unknown => toolSchemas_2, // toolSchemas_2.search\n');
+    expect(text).toContain("      (): unknown => toolSchemas_2,\n");
   });
 
   it("writes the banner, the registration call with the owners and the data, and the checks", () => {
@@ -99,29 +100,73 @@ describe("renderModule", () => {
         'import { registerToolSchemas, type GeneratedToolEntry } from "toolwright";',
         'import { SupportTools } from "./tools/support";',
         "",
-        "// The tools' data is JSON, one line per tool, which toolwright parses when this module is imported; `owners` lists each tool's class or function, in the same order",
+        "// The tools' data is JSON, one line per tool, which toolwright parses when this module is imported; `owners` lists the class or function of each owner in the data, in the same order",
         "// (each typed `(): unknown`, so that the checker does not compare the classes with each other to type the array).",
         "export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(",
         "  {",
         "    owners: [",
-        "      (): unknown => SupportTools, // SupportTools.search",
+        "      (): unknown => SupportTools,",
         "    ],",
-        '    data: String.raw`{"format":2,"shared":[],"tools":[',
-        '{"kind":"method","member":"search","static":false,"name":"search","description":"search things.","parameters":[{"name":"query","role":"llm","optional":false}],' +
-          '"schema":{"type":"object","properties":{"query":{"type":"string"}},"required":["query"],"additionalProperties":false},' +
-          '"strict":false,"strictReason":"additionalProperties is a schema","dates":["#/properties/when"],"options":{"inputsFromState":{},"outputsToState":{}},"source":"src/tools/support.ts"}',
+        '    data: String.raw`{"format":3,"shared":[],"owners":[',
+        '{"source":"src/tools/support.ts","tools":[',
+        '{"member":"search","description":"search things.","parameters":[{"name":"query"}],"properties":{"query":{"type":"string"}},"strictReason":"additionalProperties is a schema","dates":["#/properties/when"]}',
+        "]}",
         "]}`,",
         "  },",
         '  { module: "src/tools.generated.ts", command: "npx toolwright codegen --project tsconfig.json --out src/tools.generated.ts" },',
         ");",
         "",
         "// A type error below means a tool's method or parameter types changed after this module was generated: run `npx toolwright codegen --project tsconfig.json --out src/tools.generated.ts`.",
-        '"search" satisfies keyof SupportTools; // SupportTools.search',
-        '({} as Parameters<SupportTools["search"]>) satisfies [query: string]; // SupportTools.search',
-        '({} as [query: string]) satisfies Parameters<SupportTools["search"]>; // SupportTools.search',
+        "// Each function (never called) calls the tools of one class (its static or its instance methods) or one defineTool function with values of the types their schemas let the model send.",
+        "(function (",
+        "  this: SupportTools,",
+        "  search_query: string, // SupportTools.search",
+        "): void {",
+        "  this.search(search_query); // SupportTools.search",
+        "});",
         "",
       ].join("\n"),
     );
+  });
+
+  it("imports the exported types the checks name, as types, sharing an owner's import and renaming on a clash", () => {
+    const types = (...imports: Array<{ file: string; name: string }>) => imports;
+    const text = renderModule(
+      [
+        model("/app/src/tools/support.ts", "SupportTools", "ship", {
+          parameterTypes: {
+            parameters: [
+              { label: "to", type: "\u00010\u0001", rest: false },
+              { label: "page", type: "\u00011\u0001<\u00010\u0001> | undefined", rest: false },
+              { label: "tools", type: "\u00012\u0001", rest: false },
+              { label: "status", type: "\u00013\u0001.Open", rest: false },
+              { label: "more", type: "any[]", rest: true },
+            ],
+            imports: types(
+              { file: "/app/src/types.ts", name: "Address" },
+              { file: "/app/src/types.ts", name: "Page" },
+              { file: "/app/src/tools/support.ts", name: "SupportTools" },
+              { file: "/app/src/other.ts", name: "Date" },
+            ),
+          },
+        }),
+        model("/app/src/tools/billing.ts", "BillingTools", "refund", {
+          parameterTypes: { parameters: [{ label: "to", type: "\u00010\u0001", rest: false }], imports: types({ file: "/app/src/other.ts", name: "Address" }) },
+        }),
+      ],
+      options,
+    );
+
+    expect(text.split("\n").filter((line) => line.startsWith("import "))).toEqual([
+      'import { registerToolSchemas, type GeneratedToolEntry } from "toolwright";',
+      'import type { Address, Date as Date_2 } from "./other";',
+      'import { BillingTools } from "./tools/billing";',
+      'import { SupportTools } from "./tools/support";',
+      'import type { Address as Address_2, Page } from "./types";',
+    ]);
+    expect(text).toContain("\n  this: BillingTools,\n  refund_to: Address, // BillingTools.refund\n");
+    expect(text).toContain("\n  ship_to: Address_2, ship_page: Page<Address_2> | undefined, ship_tools: SupportTools, ship_status: Date_2.Open, ship_more: any[], // SupportTools.ship\n");
+    expect(text).toContain("\n  this.ship(ship_to, ship_page, ship_tools, ship_status, ...ship_more); // SupportTools.ship\n");
   });
 });
 

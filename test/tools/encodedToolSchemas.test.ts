@@ -10,25 +10,18 @@ class BillingTools {}
 const address = { type: "object", properties: { street: { type: "string" } }, required: ["street"], additionalProperties: false };
 
 function tool(member: string, schema: object): string {
-  return JSON.stringify({
-    kind: "method",
-    member,
-    static: false,
-    name: member,
-    description: `Does ${member}.`,
-    parameters: [{ name: "to", role: "llm", optional: false }],
-    schema,
-    strict: true,
-    options: { inputsFromState: {}, outputsToState: {} },
-    source: "src/tools.ts",
-  });
+  return JSON.stringify({ member, description: `Does ${member}.`, parameters: [{ name: "to" }], schema });
 }
 
-const data = `{"format":2,"shared":[
+const data = `{"format":3,"shared":[
 ${JSON.stringify(address)}
-],"tools":[
-${tool("ship", { type: "object", properties: { to: { $shared: 0 } } })},
+],"owners":[
+{"source":"src/tools.ts","tools":[
+${tool("ship", { type: "object", properties: { to: { $shared: 0 } } })}
+]},
+{"source":"src/billing.ts","tools":[
 ${tool("bill", { type: "object", properties: { to: { $shared: 0 } } })}
+]}
 ]}`;
 
 beforeEach(() => clearToolSchemas());
@@ -44,7 +37,19 @@ describe("registerToolSchemas with encoded data", () => {
   });
 
   it("still accepts an array of entries, the form of modules generated before the encoded data", () => {
-    const entry: GeneratedToolEntry = { ...(JSON.parse(tool("ship", address)) as Omit<GeneratedToolEntry, "owner">), owner: () => SupportTools };
+    const entry: GeneratedToolEntry = {
+      kind: "method",
+      member: "ship",
+      static: false,
+      name: "ship",
+      description: "Ships.",
+      parameters: [{ name: "to", role: "llm", optional: false }],
+      schema: address,
+      strict: true,
+      options: { inputsFromState: {}, outputsToState: {} },
+      source: "src/tools.ts",
+      owner: () => SupportTools,
+    };
 
     expect(registerToolSchemas([entry], info)).toEqual([entry]);
     expect(generatedEntriesOf(SupportTools).map((r) => r.entry)).toEqual([entry]);
@@ -54,10 +59,11 @@ describe("registerToolSchemas with encoded data", () => {
     const attempt = (owners: Array<() => unknown>, text: string) => () => registerToolSchemas({ owners, data: text }, info);
     const rerun = "Run `npx toolwright codegen --project tsconfig.json --out src/tools.generated.ts` to regenerate it.";
 
-    expect(attempt([], '{"format":3,"shared":[],"tools":[]}')).toThrow(
-      new StaleSchemaError(info.module, `src/tools.generated.ts cannot be read: it was written in format 3, and this version of toolwright reads format 2. ${rerun}`),
+    expect(attempt([], '{"format":2,"shared":[],"tools":[]}')).toThrow(
+      new StaleSchemaError(info.module, `src/tools.generated.ts cannot be read: it was written in format 2, and this version of toolwright reads format 3. ${rerun}`),
     );
-    expect(attempt([() => SupportTools], data)).toThrow(new StaleSchemaError(info.module, `src/tools.generated.ts cannot be read: it lists 1 owners for 2 tools. ${rerun}`));
+    expect(attempt([() => SupportTools], data)).toThrow(new StaleSchemaError(info.module, `src/tools.generated.ts cannot be read: it lists 1 owners for 2 in its data. ${rerun}`));
+    expect(attempt([], '{"format":3,"shared":[],"owners":[{"source":"a.ts"}]}')).toThrow(new StaleSchemaError(info.module, `src/tools.generated.ts cannot be read: an owner in its data has no tools. ${rerun}`));
     expect(attempt([], "{")).toThrow(StaleSchemaError);
     expect(attempt([() => SupportTools], data.replace('"$shared":0}}}', '"$shared":7}}}'))).toThrow(/its shared fragment 7 is missing/);
   });
@@ -65,9 +71,9 @@ describe("registerToolSchemas with encoded data", () => {
 
 describe("decodeToolData with a __proto__ property name", () => {
   it("keeps it as own data when expanding shared fragments", () => {
-    const data = `{"format":2,"shared":[{"type":"object","properties":{"__proto__":{"type":"string"}}}],"tools":[{"kind":"function","member":"f","static":false,"name":"f","description":"","parameters":[],"schema":{"type":"object","properties":{"a":{"$shared":0}}},"strict":false,"options":{"inputsFromState":{},"outputsToState":{}},"source":"f.ts"}]}`;
+    const data = `{"format":3,"shared":[{"type":"object","properties":{"__proto__":{"type":"string"}}}],"owners":[{"kind":"function","source":"f.ts","tools":[{"member":"f","description":"","parameters":[],"schema":{"type":"object","properties":{"a":{"$shared":0}}},"strict":false}]}]}`;
 
-    const [tool] = decodeToolData(data, { module: "m.ts", command: "codegen" });
+    const [[tool]] = decodeToolData(data, { module: "m.ts", command: "codegen" });
 
     const nested = (tool!.schema.properties!.a as { properties: Record<string, unknown> }).properties;
     expect(Object.keys(nested)).toEqual(["__proto__"]);

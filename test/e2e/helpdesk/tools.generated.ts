@@ -2,28 +2,32 @@
 // Regenerate with: npx toolwright codegen --project test/e2e/helpdesk/tsconfig.json --out test/e2e/helpdesk/tools.generated.ts
 /* eslint-disable */
 import { registerToolSchemas, type GeneratedToolEntry } from "toolwright";
-import { HelpdeskTools } from "./helpdeskTools";
+import { HelpdeskTools, type LineItem, type TicketFilter } from "./helpdeskTools";
 
-// The tools' data is JSON, one line per tool, which toolwright parses when this module is imported; `owners` lists each tool's class or function, in the same order
+// The tools' data is JSON, one line per tool, which toolwright parses when this module is imported; `owners` lists the class or function of each owner in the data, in the same order
 // (each typed `(): unknown`, so that the checker does not compare the classes with each other to type the array).
 export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
   {
     owners: [
-      (): unknown => HelpdeskTools, // HelpdeskTools.placeOrder
-      (): unknown => HelpdeskTools, // HelpdeskTools.searchTickets
+      (): unknown => HelpdeskTools,
     ],
-    data: String.raw`{"format":2,"shared":[],"tools":[
-{"kind":"method","member":"placeOrder","static":false,"name":"placeOrder","description":"Order replacement parts for the customer.","parameters":[{"name":"items","role":"llm","optional":false},{"name":"deliverAt","role":"llm","optional":false},{"name":"state","role":"state","optional":false}],"schema":{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{"sku":{"type":"string"},"quantity":{"type":"integer","minimum":1},"note":{"type":["string","null"]}},"required":["sku","quantity"],"additionalProperties":false,"description":"One line of an order."},"description":"What to order."},"deliverAt":{"type":"string","format":"date-time","description":"When to deliver."}},"required":["items","deliverAt"],"additionalProperties":false},"strict":true,"dates":["#/properties/deliverAt"],"options":{"inputsFromState":{},"outputsToState":{"orders":{"source":"order"}}},"source":"test/e2e/helpdesk/helpdeskTools.ts"},
-{"kind":"method","member":"searchTickets","static":false,"name":"searchTickets","description":"Search the customer's tickets.","parameters":[{"name":"query","role":"llm","optional":false},{"name":"customerId","role":"stateKey","optional":false,"stateKey":"customer_id","schema":{"type":"string"}},{"name":"filter","role":"llm","optional":false},{"name":"limit","role":"llm","optional":true,"default":10},{"name":"priority","role":"llm","optional":true}],"schema":{"type":"object","properties":{"query":{"type":"string","description":"Words to look for."},"filter":{"type":"object","properties":{"status":{"type":"string","enum":["open","pending","closed"]},"range":{"type":"object","properties":{"from":{"type":"string","format":"date-time","description":"First moment, inclusive."},"until":{"type":"string","format":"date-time","description":"Last moment; open-ended when left out."}},"required":["from"],"additionalProperties":false,"description":"A span of time."},"tags":{"type":"array","items":{"type":"string"},"description":"Tags that must all be present."}},"required":["tags"],"additionalProperties":false,"description":"Which tickets to consider."},"limit":{"type":"number","description":"Maximum number of results.","default":10},"priority":{"type":"string","enum":["urgent","normal","low"],"description":"Only tickets of this priority."}},"required":["query","filter"],"additionalProperties":false},"strict":true,"dates":["#/properties/filter/properties/range/properties/from","#/properties/filter/properties/range/properties/until"],"options":{"inputsFromState":{"customer_id":"customerId"},"outputsToState":{}},"source":"test/e2e/helpdesk/helpdeskTools.ts"}
+    data: String.raw`{"format":3,"shared":[],"owners":[
+{"source":"test/e2e/helpdesk/helpdeskTools.ts","tools":[
+{"member":"placeOrder","description":"Order replacement parts for the customer.","parameters":[{"name":"items"},{"name":"deliverAt"},{"name":"state","role":"state"}],"properties":{"items":{"type":"array","items":{"type":"object","properties":{"sku":{"type":"string"},"quantity":{"type":"integer","minimum":1},"note":{"type":["string","null"]}},"required":["sku","quantity"],"additionalProperties":false,"description":"One line of an order."},"description":"What to order."},"deliverAt":{"type":"string","format":"date-time","description":"When to deliver."}},"dates":["#/properties/deliverAt"],"options":{"inputsFromState":{},"outputsToState":{"orders":{"source":"order"}}}},
+{"member":"searchTickets","description":"Search the customer's tickets.","parameters":[{"name":"query"},{"name":"customerId","role":"stateKey","stateKey":"customer_id","schema":{"type":"string"}},{"name":"filter"},{"name":"limit","optional":true,"default":10},{"name":"priority","optional":true}],"properties":{"query":{"type":"string","description":"Words to look for."},"filter":{"type":"object","properties":{"status":{"type":"string","enum":["open","pending","closed"]},"range":{"type":"object","properties":{"from":{"type":"string","format":"date-time","description":"First moment, inclusive."},"until":{"type":"string","format":"date-time","description":"Last moment; open-ended when left out."}},"required":["from"],"additionalProperties":false,"description":"A span of time."},"tags":{"type":"array","items":{"type":"string"},"description":"Tags that must all be present."}},"required":["tags"],"additionalProperties":false,"description":"Which tickets to consider."},"limit":{"type":"number","description":"Maximum number of results.","default":10},"priority":{"type":"string","enum":["urgent","normal","low"],"description":"Only tickets of this priority."}},"dates":["#/properties/filter/properties/range/properties/from","#/properties/filter/properties/range/properties/until"],"options":{"inputsFromState":{"customer_id":"customerId"},"outputsToState":{}}}
+]}
 ]}`,
   },
   { module: "test/e2e/helpdesk/tools.generated.ts", command: "npx toolwright codegen --project test/e2e/helpdesk/tsconfig.json --out test/e2e/helpdesk/tools.generated.ts" },
 );
 
 // A type error below means a tool's method or parameter types changed after this module was generated: run `npx toolwright codegen --project test/e2e/helpdesk/tsconfig.json --out test/e2e/helpdesk/tools.generated.ts`.
-"placeOrder" satisfies keyof HelpdeskTools; // HelpdeskTools.placeOrder
-({} as Parameters<HelpdeskTools["placeOrder"]>) satisfies [items: ({ sku: string; quantity: number; note?: null | string | undefined })[], deliverAt: Date, state: any]; // HelpdeskTools.placeOrder
-({} as [items: ({ sku: string; quantity: number; note?: null | string | undefined })[], deliverAt: Date, state: any]) satisfies Parameters<HelpdeskTools["placeOrder"]>; // HelpdeskTools.placeOrder
-"searchTickets" satisfies keyof HelpdeskTools; // HelpdeskTools.searchTickets
-({} as Parameters<HelpdeskTools["searchTickets"]>) satisfies [query: string, customerId: string, filter: { status?: "closed" | "open" | "pending" | undefined; range?: undefined | { from: Date; until?: Date | undefined }; tags: string[] }, limit?: number, priority?: "low" | "normal" | "urgent" | undefined]; // HelpdeskTools.searchTickets
-({} as [query: string, customerId: string, filter: { status?: "closed" | "open" | "pending" | undefined; range?: undefined | { from: Date; until?: Date | undefined }; tags: string[] }, limit?: number, priority?: "low" | "normal" | "urgent" | undefined]) satisfies Parameters<HelpdeskTools["searchTickets"]>; // HelpdeskTools.searchTickets
+// Each function (never called) calls the tools of one class (its static or its instance methods) or one defineTool function with values of the types their schemas let the model send.
+(function (
+  this: HelpdeskTools,
+  placeOrder_items: LineItem[], placeOrder_deliverAt: Date, placeOrder_state: any, // HelpdeskTools.placeOrder
+  searchTickets_query: string, searchTickets_customerId: string, searchTickets_filter: TicketFilter, searchTickets_limit: number | undefined, searchTickets_priority: "low" | "normal" | "urgent" | undefined, // HelpdeskTools.searchTickets
+): void {
+  this.placeOrder(placeOrder_items, placeOrder_deliverAt, placeOrder_state); // HelpdeskTools.placeOrder
+  this.searchTickets(searchTickets_query, searchTickets_customerId, searchTickets_filter, searchTickets_limit, searchTickets_priority); // HelpdeskTools.searchTickets
+});
