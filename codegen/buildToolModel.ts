@@ -10,6 +10,7 @@ import { classifyParameters } from "./classifyParameters";
 import { Diagnostics } from "./diagnostics";
 import type { DiscoveredTool } from "./discoverTools";
 import type { ToolModel } from "./model";
+import { setOwn } from "../src/util/ownProperty";
 import { readToolOptions } from "./readToolOptions";
 import type { ToolwrightSymbols } from "./toolwrightSymbols";
 import { applyAsType } from "./typeResolver/asType";
@@ -120,8 +121,7 @@ export function buildToolModel(tool: DiscoveredTool, symbols: ToolwrightSymbols,
   if (required.length > 0) root.required = required;
   root.additionalProperties = false;
   if (ctx.defs.size > 0) root.$defs = Object.fromEntries([...ctx.defs].sort(([a], [b]) => a.localeCompare(b)));
-  const dates = datePointers(root);
-  const schema = stripMarkers(root);
+  const { schema, dates } = withoutMarkers(root);
   const strict = strictCompatibility(schema);
   return {
     kind: tool.kind,
@@ -158,8 +158,8 @@ function withStateKeySchema(plan: GeneratedParameter, declaration: ParameterDecl
   const resolved = asType ? applyAsType(asType, type, path, ctx, declaration.getTypeNode()) : resolveType(type, path, ctx, declaration.getTypeNode());
   if (!resolved || silent.count > 0) return plan;
   const root: SchemaNode = ctx.defs.size > 0 ? { ...resolved, $defs: Object.fromEntries([...ctx.defs].sort(([a], [b]) => a.localeCompare(b))) } : resolved;
-  if (datePointers(root).length > 0) return plan;
-  return { ...plan, schema: stripMarkers(root) };
+  const { schema, dates } = withoutMarkers(root);
+  return dates.length > 0 ? plan : { ...plan, schema };
 }
 
 interface MethodDocs {
@@ -242,17 +242,16 @@ function awaited(type: Type): Type {
   return type;
 }
 
-function datePointers(root: SchemaNode): string[] {
-  const found: string[] = [];
-  const visit = (node: unknown, pointer: string) => {
-    if (node === null || typeof node !== "object") return;
-    if ((node as SchemaNode)[dateMarker]) found.push(pointer);
-    for (const [key, child] of Object.entries(node)) visit(child, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+// The schema without its Date markers, and JSON Pointers to where they were, in one walk.
+function withoutMarkers(root: SchemaNode): { schema: JsonSchema; dates: string[] } {
+  const dates: string[] = [];
+  const copy = (node: unknown, pointer: string): unknown => {
+    if (node === null || typeof node !== "object") return node;
+    if (Array.isArray(node)) return node.map((item, i) => copy(item, `${pointer}/${i}`));
+    if ((node as SchemaNode)[dateMarker]) dates.push(pointer);
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(node)) if (child !== undefined) setOwn(out, key, copy(child, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`));
+    return out;
   };
-  visit(root, "#");
-  return found;
-}
-
-function stripMarkers(node: SchemaNode): JsonSchema {
-  return JSON.parse(JSON.stringify(node)) as JsonSchema;
+  return { schema: copy(root, "#") as JsonSchema, dates };
 }

@@ -79,9 +79,15 @@ function printType(type: Type, ctx: PrintContext, seen: readonly Type[]): string
   const named = namedTypeOf(type);
   if (named) return printNamed(named, ctx, seen);
   if (type.isEnumLiteral() || type.isEnum() || seen.includes(type)) return "any";
-  if (type.isString() || type.isNumber() || type.isBoolean() || type.isNull() || type.isUndefined() || type.isVoid()) return type.getText();
+  // Written from the flags: `getText()` would run the checker's type printer on every parameter.
+  if (type.isString()) return "string";
+  if (type.isNumber()) return "number";
+  if (type.isBoolean()) return "boolean";
+  if (type.isNull()) return "null";
+  if (type.isUndefined()) return "undefined";
+  if (type.isVoid()) return "void";
   if (type.isStringLiteral() || type.isNumberLiteral()) return JSON.stringify(type.getLiteralValue());
-  if (type.isBooleanLiteral()) return type.getText();
+  if (type.isBooleanLiteral()) return (type.compilerType as { intrinsicName?: string }).intrinsicName === "true" ? "true" : "false";
   if (type.isUnion()) return anyIfAny(type.getUnionTypes().map((t) => printType(t, ctx, seen)), (parts) => dedupe(parts).sort().join(" | "));
   if (isLibType(type, "Date")) return "Date";
   const inner = [...seen, type];
