@@ -61,6 +61,11 @@ function isUserDeclaration(node: Node, ctx: ResolveContext): boolean {
   return !file.isDeclarationFile() && !file.isInNodeModules() && !ctx.toolwright.isToolwrightTypeDeclaration(node);
 }
 
+// What a declaration's JSDoc says, by compiler node: a shared interface or enum is read once, not
+// once per tool that uses it. (Editing a file re-parses it into new compiler nodes, so watch mode
+// never reads a stale entry.)
+const docsByNode = new WeakMap<object, JsDocInfo>();
+
 function mergedDocs(declarations: readonly Node[]): JsDocInfo {
   let description: string | undefined;
   let keywords: Record<string, unknown> = {};
@@ -73,6 +78,12 @@ function mergedDocs(declarations: readonly Node[]): JsDocInfo {
 }
 
 function declarationDocs(declaration: Node): JsDocInfo {
+  let docs = docsByNode.get(declaration.compilerNode);
+  if (!docs) docsByNode.set(declaration.compilerNode, (docs = readDeclarationDocs(declaration)));
+  return docs;
+}
+
+function readDeclarationDocs(declaration: Node): JsDocInfo {
   const info = lastDocs(declaration);
   if (!Node.isEnumDeclaration(declaration)) return info;
   const meanings = declaration.getMembers().flatMap((member) => {
