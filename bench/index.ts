@@ -1,14 +1,15 @@
 import { benchCodegen } from "./codegen";
 import { benchLoopOverhead } from "./loopOverhead";
 import { benchParallelStep } from "./parallelStep";
+import { benchPeer } from "./peer";
 import { benchRedaction } from "./redaction";
 import { benchStateAppends } from "./stateAppends";
 import { benchWideReply } from "./wideReply";
 
-const sections = ["runtime", "codegen"] as const;
+const sections = ["runtime", "peer", "codegen"] as const;
 type Section = (typeof sections)[number];
 
-/** `node dist/bench/index.js [runtime] [codegen]`: the named sections, or all of them. */
+/** `node dist/bench/index.js [runtime] [peer] [codegen]`: the named sections, or all of them. */
 function chosenSections(argv: readonly string[]): Section[] {
   const unknown = argv.filter((a) => !(sections as readonly string[]).includes(a));
   if (unknown.length > 0) throw new Error(`unknown benchmark section ${unknown.map((a) => `'${a}'`).join(", ")}; the sections are ${sections.join(", ")}`);
@@ -25,6 +26,10 @@ async function main(): Promise<void> {
     }
     const heap = process.memoryUsage();
     console.log(`memory after the runtime runs: rss ${fmt(heap.rss / 2 ** 20)} MiB, heap used ${fmt(heap.heapUsed / 2 ** 20)} MiB`);
+  }
+  if (chosen.includes("peer")) {
+    console.log("## peer-style (a fresh process per figure, forced gc before each timed run; issue #11)");
+    await benchPeer((line) => console.log(line));
   }
   if (chosen.includes("codegen")) {
     console.log("## codegen (each tool a fresh process; median of 3 cold runs)");

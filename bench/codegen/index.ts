@@ -3,7 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fmt } from "../measure";
 import { type Corpus, repoRoot, writeCorpus } from "./corpus";
-import { type CommandFigures, type CommandRun, type NodeCommand, runCommand, summarise } from "./runCommand";
+import { type CommandFigures, type CommandRun, type NodeCommand, runCommand, summarise } from "../runCommand";
 import type { WatchFigures } from "./watchRegeneration";
 
 /** Cold runs per tool and corpus (each a fresh process); the median is reported. */

@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { median } from "../measure";
+import { median } from "./measure";
 
 /** A Node script to run as a child process. */
 export interface NodeCommand {
@@ -13,6 +13,8 @@ export interface NodeCommand {
   readonly script: string;
   readonly args: readonly string[];
   readonly cwd: string;
+  /** Options for node itself, before the script (`--expose-gc`). */
+  readonly nodeArgs?: readonly string[];
   /** Exit codes besides 0 that still count as a run (tsc exits 2 when it reports type errors). */
   readonly allowedExitCodes?: readonly number[];
 }
@@ -51,7 +53,7 @@ export async function runCommand(command: NodeCommand): Promise<CommandRun> {
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   const start = performance.now();
-  const child = spawn(process.execPath, ["--require", preload, command.script, ...command.args], {
+  const child = spawn(process.execPath, [...(command.nodeArgs ?? []), "--require", preload, command.script, ...command.args], {
     cwd: command.cwd,
     env: { ...process.env, TOOLWRIGHT_BENCH_USAGE_FILE: rssFile },
     stdio: ["ignore", "pipe", "pipe"],
