@@ -8,6 +8,7 @@ import { type NormalizedStateKey, normalizeStateSchema, type StateInitialValues,
 import { resolveTools, type ToolSource } from "../tools/resolveTools";
 import type { Tool } from "../tools/tool";
 import { linkedAbort } from "../util/abort";
+import { RunAbort } from "../util/runAbort";
 import { describeKind } from "../util/describeValue";
 import { setOwn } from "../util/ownProperty";
 import { type AgentOptions, type AgentResult, type AgentRunInput, type AgentRunOptions, runOptionKeys } from "./agentTypes";
@@ -90,9 +91,18 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
     if (options.decisions !== undefined && options.snapshot === undefined) {
       throw new DecisionError(undefined, "Agent.run was given decisions without a snapshot; decisions continue a paused run, so pass them with its snapshot: agent.run({ snapshot, decisions }).");
     }
-    const signal = input.signal ?? new AbortController().signal;
-    const { state, start } = options.snapshot !== undefined ? this.#resume(input, tools, signal) : { state: this.#initialState(input) as unknown as State, start: freshStart };
     const streamingCallback = input.streamingCallback === undefined ? this.#streamingCallback : checkCallback(input.streamingCallback, "Agent.run");
+    // One controller per run, linked to the caller's signal until the run ends.
+    const abort = new RunAbort(input.signal);
+    const signal = abort.signal;
+    let prepared: { state: State; start: LoopStart };
+    try {
+      prepared = options.snapshot !== undefined ? this.#resume(input, tools, signal) : { state: this.#initialState(input) as unknown as State, start: freshStart };
+    } catch (error) {
+      abort.dispose();
+      throw error;
+    }
+    const { state, start } = prepared;
     const outcome = await runLoop(
       {
         chatGenerator: this.#chatGenerator,
@@ -107,13 +117,14 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
         generationKwargs: input.generationKwargs,
         streamingCallback,
         signal,
+        abort,
         confirmationStrategies: this.#confirmationStrategies,
         confirmationContext: options.confirmationContext,
         breakpoint,
         sealSnapshot: (snapshot) => this.#signer?.sign(snapshot) ?? snapshot,
       },
       start,
-    );
+    ).finally(() => abort.dispose());
     const data = state.data as Record<string, unknown>;
     const messages = data.messages as ChatMessage[];
     const paused = "pending" in outcome ? { pendingConfirmations: [...outcome.pending], snapshot: outcome.snapshot } : {};

@@ -4,7 +4,8 @@ import type { ConfirmationDecision, ConfirmationRequest, ConfirmationStrategy, P
 import { parseDecision } from "../hitl/parseDecision";
 import { prepareArguments } from "../tools/prepareArguments";
 import type { Tool } from "../tools/tool";
-import { abortErrorFrom, raceWithSignal } from "../util/abort";
+import { abortErrorFrom } from "../util/abort";
+import type { RunAbort } from "../util/runAbort";
 import { cloneValue } from "../util/cloneValue";
 import { deepFreeze } from "../util/deepFreeze";
 import { describeKind } from "../util/describeValue";
@@ -33,6 +34,7 @@ export interface DecideContext {
   readonly confirmationStrategies: ReadonlyMap<string, ConfirmationStrategy> | undefined;
   readonly confirmationContext: unknown;
   readonly signal: AbortSignal;
+  readonly abort: RunAbort;
 }
 
 /**
@@ -61,7 +63,7 @@ export async function decideCalls(
     const args = deepFreeze(prepared.args);
     // The strategy gets its own copy: what it does to it changes neither what runs nor what is pending.
     const request: ConfirmationRequest = { toolName: tool.name, description: tool.description, arguments: cloneValue(args), toolCallId: key, context: context.confirmationContext, signal: context.signal };
-    const answer = await raceWithSignal(Promise.resolve(strategy.decide(request)), context.signal, () => abortErrorFrom(context.signal));
+    const answer = await context.abort.race(Promise.resolve(strategy.decide(request)), () => abortErrorFrom(context.signal));
     if (answer === "defer") {
       pending.push(Object.freeze({ toolCallId: key, toolName: tool.name, arguments: args }));
       continue;

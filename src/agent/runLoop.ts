@@ -6,7 +6,8 @@ import type { ConfirmationDecision, ConfirmationStrategy, PendingConfirmation } 
 import { peekStateValue, type State, type StateJSON } from "../state/state";
 import { invokeTools } from "../tools/invokeTools";
 import type { Tool } from "../tools/tool";
-import { abortErrorFrom, raceWithSignal } from "../util/abort";
+import { abortErrorFrom } from "../util/abort";
+import type { RunAbort } from "../util/runAbort";
 import { describeKind } from "../util/describeValue";
 import type { ExitReason } from "./agentTypes";
 import { type Breakpoint, BreakpointError, firesAtModel, firesAtTools } from "./breakpoint";
@@ -26,7 +27,10 @@ export interface RunContext {
   readonly raiseOnToolInvocationFailure: boolean;
   readonly generationKwargs: Readonly<Record<string, unknown>> | undefined;
   readonly streamingCallback: StreamingCallback | undefined;
+  /** The run's signal: `abort.signal`. */
   readonly signal: AbortSignal;
+  /** The run's abort plumbing: model calls, confirmations and tool calls race it. */
+  readonly abort: RunAbort;
   readonly confirmationStrategies: ReadonlyMap<string, ConfirmationStrategy> | undefined;
   readonly confirmationContext: unknown;
   readonly breakpoint: Breakpoint | undefined;
@@ -113,7 +117,7 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
       outcomes = await invokeTools(calls, {
         tools: context.tools,
         state,
-        signal: context.signal,
+        abort: context.abort,
         concurrency: context.toolConcurrency,
         raiseOnFailure: context.raiseOnToolInvocationFailure,
         timeoutMs: context.toolTimeoutMs,
@@ -172,7 +176,7 @@ async function callModel(context: RunContext, stepIndex: number): Promise<ChatMe
     ...(context.streamingCallback && { streamingCallback: context.streamingCallback }),
     signal,
   };
-  const response = await raceWithSignal(context.chatGenerator.run(request), signal, () => abortErrorFrom(signal));
+  const response = await context.abort.race(context.chatGenerator.run(request), () => abortErrorFrom(signal));
   return checkReplies(response?.replies, stepIndex);
 }
 

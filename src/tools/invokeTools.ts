@@ -4,7 +4,8 @@ import type { ConfirmationDecision } from "../hitl/confirmationTypes";
 import { ConfigurationError, describeError } from "../errors";
 import { mergeToolOutputs } from "../state/mergeToolOutputs";
 import type { State } from "../state/state";
-import { abortErrorFrom, linkedAbort, raceWithSignal } from "../util/abort";
+import { abortErrorFrom, linkedAbort } from "../util/abort";
+import type { RunAbort } from "../util/runAbort";
 import { setOwn } from "../util/ownProperty";
 import { redactValues } from "../util/redact";
 import { Semaphore } from "../util/semaphore";
@@ -19,8 +20,8 @@ export interface InvokeToolsOptions {
   /** The run's tools by name. */
   readonly tools: ReadonlyMap<string, Tool>;
   readonly state: State;
-  /** The run's signal: aborting it rejects with an AbortError. */
-  readonly signal: AbortSignal;
+  /** The run's abort plumbing: its signal aborting rejects with an AbortError; a step that throws aborts it to stop its other calls. */
+  readonly abort: RunAbort;
   /** How many calls may run at once (≥ 1). */
   readonly concurrency: number;
   /** Throw the failure's error instead of sending the model an error message. */
@@ -54,13 +55,14 @@ type Injected = ReadonlyArray<{ readonly label: string; readonly value: unknown 
  * starts only after that write; a tool that uses the whole State is ordered against every call.
  */
 export async function invokeTools(calls: readonly ToolCall[], options: InvokeToolsOptions): Promise<ToolCallOutcome[]> {
-  const { tools, state } = options;
-  const step = linkedAbort(options.signal);
-  const stepSignal = step.signal;
-  const semaphore = new Semaphore(options.concurrency);
-  const committed = calls.map(() => deferred());
+  const { tools, state, abort } = options;
+  const signal = abort.signal;
   const resolved = calls.map((call) => tools.get(call.toolName));
   const waitsFor = dependencies(resolved);
+  // Gates and a semaphore only when a step needs them: most steps have no dependencies and fewer
+  // calls than the concurrency limit.
+  const committed = waitsFor.some((d) => d !== undefined) ? calls.map(() => deferred()) : undefined;
+  const semaphore = calls.length > options.concurrency ? new Semaphore(options.concurrency) : undefined;
 
   const executions = calls.map(async (call, index): Promise<Execution> => {
     const tool = resolved[index];
@@ -76,48 +78,51 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
       args = modified.value;
     }
     const dependency = waitsFor[index];
-    if (dependency !== undefined) await committed[dependency]!.promise;
-    stepSignal.throwIfAborted();
-    const release = await semaphore.acquire();
+    if (dependency !== undefined) await committed![dependency]!.promise;
+    signal.throwIfAborted();
+    const release = semaphore && (await semaphore.acquire());
     try {
-      stepSignal.throwIfAborted();
-      return { ...(await execute(tool, call, args, state, stepSignal, options.timeoutMs)), ...(decision && { decision }) };
+      signal.throwIfAborted();
+      const execution = await execute(tool, call, args, state, abort, options.timeoutMs);
+      return decision ? { ...execution, decision } : execution;
     } finally {
-      release();
+      release?.();
     }
   });
-  for (const execution of executions) execution.catch(() => undefined);
+  for (const execution of executions) execution.catch(ignore);
 
   const outcomes: ToolCallOutcome[] = [];
   try {
-    for (const [index, call] of calls.entries()) {
+    for (let index = 0; index < calls.length; index++) {
+      const call = calls[index]!;
       const execution = await executions[index]!;
       const committedCall = execution.ok ? commit(execution, state) : execution;
-      committed[index]!.resolve();
+      committed?.[index]!.resolve();
       if (!committedCall.ok && options.raiseOnFailure && committedCall.failure.raise !== false) throw committedCall.failure.error;
       const text = committedCall.ok ? withDecisionNote(committedCall.text, execution.decision) : committedCall.failure.message;
-      const message = ChatMessage.fromTool(text, decidedCall(call, execution.decision), { error: !committedCall.ok, ...(execution.decision && { meta: decisionMeta(call, execution.decision) }) });
+      const message = ChatMessage.fromTool(text, decidedCall(call, execution.decision), execution.decision ? { error: !committedCall.ok, meta: decisionMeta(call, execution.decision) } : { error: !committedCall.ok });
       outcomes.push({ toolCall: call, message, failed: !committedCall.ok });
-      await emit(options, { type: "toolResult", index, toolCall: call, result: message.toolCallResult! });
+      if (options.streamingCallback) await emit(options, { type: "toolResult", index, toolCall: call, result: message.toolCallResult! });
     }
   } catch (error) {
-    // Stop the other calls and wake those waiting for a write that will not come, so that nothing
-    // is left running when the step rejects.
-    step.abort(options.signal.aborted ? options.signal.reason : error);
-    for (const gate of committed) gate.resolve();
+    // Stop the other calls (the run ends with this error) and wake those waiting for a write that
+    // will not come, so that nothing is left running when the step rejects.
+    const callerAborted = signal.aborted;
+    abort.abort(error);
+    if (committed) for (const gate of committed) gate.resolve();
     await Promise.allSettled(executions);
-    throw options.signal.aborted ? abortErrorFrom(options.signal) : error;
-  } finally {
-    step.dispose();
+    throw callerAborted ? abortErrorFrom(signal) : error;
   }
-  if (calls.length > 0) await emit(options, { type: "finish", finishReason: "tool_call_results" });
+  if (calls.length > 0 && options.streamingCallback) await emit(options, { type: "finish", finishReason: "tool_call_results" });
   return outcomes;
 }
+
+function ignore(): void {}
 
 // A slow streaming callback must not hold up an abort.
 async function emit(options: InvokeToolsOptions, chunk: StreamingChunk): Promise<void> {
   const pending = options.streamingCallback?.(chunk);
-  if (pending) await raceWithSignal(pending, options.signal, () => abortErrorFrom(options.signal));
+  if (pending) await options.abort.race(pending, () => abortErrorFrom(options.abort.signal));
 }
 
 // Merges the result into State and renders its text.
@@ -138,34 +143,34 @@ function commit(
   }
 }
 
-async function execute(
-  tool: Tool,
-  call: ToolCall,
-  modelArgs: Record<string, unknown>,
-  state: State,
-  stepSignal: AbortSignal,
-  timeoutMs: number | undefined,
-): Promise<Execution> {
-  const args = { ...modelArgs };
-  const injected: Array<{ label: string; value: unknown }> = [];
-  const declared = toolInternals(tool).injected;
-  for (const [stateKey, parameter] of Object.entries(tool.inputsFromState)) {
-    const value = state.get(stateKey);
-    const problem = injectionProblem(declared.get(parameter)!, value);
-    if (problem) return { ok: false, failure: injectionFailed(tool.name, stateKey, parameter, problem) };
-    setOwn(args, parameter, value);
-    injected.push({ label: stateKey, value });
+async function execute(tool: Tool, call: ToolCall, modelArgs: Record<string, unknown>, state: State, abort: RunAbort, timeoutMs: number | undefined): Promise<Execution> {
+  const internals = toolInternals(tool);
+  let args = modelArgs;
+  let injected: Injected = noneInjected;
+  const mappings = internals.inputsFromState;
+  if (mappings.length > 0) {
+    args = { ...modelArgs };
+    const values: Array<{ label: string; value: unknown }> = [];
+    for (const [stateKey, parameter] of mappings) {
+      const value = state.get(stateKey);
+      const problem = injectionProblem(internals.injected.get(parameter)!, value);
+      if (problem) return { ok: false, failure: injectionFailed(tool.name, stateKey, parameter, problem) };
+      setOwn(args, parameter, value);
+      values.push({ label: stateKey, value });
+    }
+    injected = values;
   }
+  // Only a call with its own time limit gets a controller (and a timer) of its own.
   let timedOut = false;
-  const callAbort = timeoutMs === undefined ? undefined : linkedAbort(stepSignal, timeoutMs, () => ((timedOut = true), new Error("tool call timed out")));
-  const signal = callAbort?.signal ?? stepSignal;
-  const run = toolInternals(tool).run;
+  const callAbort = timeoutMs === undefined ? undefined : linkedAbort(abort.signal, timeoutMs, () => ((timedOut = true), new Error("tool call timed out")));
+  const signal = callAbort?.signal ?? abort.signal;
   try {
-    const pending = Promise.resolve().then(() => run(args, toolContext(tool, state, signal, call)));
-    const result = await raceWithSignal(pending, signal, () => signal.reason as Error);
+    const returned = internals.run(args, new CallContext(tool, state, signal, call));
+    // A tool that returns a value (not a promise) is done: nothing to wait for or race.
+    const result = isThenable(returned) ? await raceCall(returned, abort, callAbort?.signal) : returned;
     return { ok: true, tool, result, injected };
   } catch (error) {
-    if (stepSignal.aborted) throw stepSignal.reason;
+    if (abort.signal.aborted) throw abort.signal.reason;
     const detail = timedOut ? `it did not finish within ${timeoutMs} ms.` : sentence(redactValues(describeError(error), injected));
     return { ok: false, failure: toolThrew(tool.name, detail, error) };
   } finally {
@@ -173,20 +178,42 @@ async function execute(
   }
 }
 
-function toolContext(tool: Tool, state: State, signal: AbortSignal, toolCall: ToolCall): ToolContext {
-  return {
-    get state(): State {
-      if (!tool.usesState) {
-        throw new ConfigurationError(
-          `Tool '${tool.name}'`,
-          `Tool '${tool.name}' read context.state but was not declared with usesState: true; declare it so that its calls are ordered against the other calls of a step.`,
-        );
-      }
-      return state;
-    },
-    signal,
-    toolCall,
-  };
+const noneInjected: Injected = [];
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function";
+}
+
+// Waits for a tool's promise, or rejects as soon as the run aborts or (with a time limit) the call times out.
+function raceCall(returned: PromiseLike<unknown>, abort: RunAbort, callSignal: AbortSignal | undefined): Promise<unknown> {
+  const pending = Promise.resolve(returned);
+  if (!callSignal) return abort.race(pending, () => abort.signal.reason as Error);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(callSignal.reason as Error);
+    if (callSignal.aborted) return onAbort();
+    callSignal.addEventListener("abort", onAbort, { once: true });
+    pending.then(resolve, reject).finally(() => callSignal.removeEventListener("abort", onAbort));
+  });
+}
+
+/** What a tool's function gets besides its arguments; `state` only for a tool declared with usesState. */
+class CallContext implements ToolContext {
+  constructor(
+    private readonly tool: Tool,
+    private readonly runState: State,
+    readonly signal: AbortSignal,
+    readonly toolCall: ToolCall,
+  ) {}
+
+  get state(): State {
+    if (!this.tool.usesState) {
+      throw new ConfigurationError(
+        `Tool '${this.tool.name}'`,
+        `Tool '${this.tool.name}' read context.state but was not declared with usesState: true; declare it so that its calls are ordered against the other calls of a step.`,
+      );
+    }
+    return this.runState;
+  }
 }
 
 // For each call, the latest earlier call it must wait for: one that writes a key it reads, or any

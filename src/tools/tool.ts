@@ -61,6 +61,8 @@ interface ToolInternals {
   readonly run: (args: Record<string, unknown>, context: ToolContext) => unknown;
   /** The parameters `inputsFromState` fills, by parameter name. */
   readonly injected: ReadonlyMap<string, InjectedParameter>;
+  /** `inputsFromState` as [state key, parameter] pairs (empty for most tools: the call path skips injection). */
+  readonly inputsFromState: ReadonlyArray<readonly [string, string]>;
 }
 
 /** Checks a tool name against the provider rule; returns the problem, or undefined. */
@@ -116,7 +118,7 @@ export class Tool<P extends ToolParameters = ToolParameters> {
     this.strictCompatibility = strictCompatibility(modelSchema);
     this.source = options.source;
     const fn = options.function as (args: Record<string, unknown>, context: ToolContext) => unknown;
-    internals.set(this, { validator, run: fn, injected });
+    internals.set(this, { validator, run: fn, injected, inputsFromState: Object.entries(inputsFromState) });
     Object.freeze(this);
   }
 }

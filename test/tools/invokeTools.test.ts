@@ -15,6 +15,7 @@ import {
 } from "toolwright";
 import { z } from "zod";
 import { type InvokeToolsOptions, invokeTools } from "../../src/tools/invokeTools";
+import { RunAbort } from "../../src/util/runAbort";
 
 const stateSchema = {
   customer_id: { type: z.string() },
@@ -89,7 +90,7 @@ function options(tools: Tool[], overrides: Partial<InvokeToolsOptions> = {}): In
   return {
     tools: new Map(tools.map((t) => [t.name, t])),
     state: makeState(),
-    signal: new AbortController().signal,
+    abort: new RunAbort(),
     concurrency: 4,
     raiseOnFailure: false,
     ...overrides,
@@ -749,7 +750,7 @@ describe("invokeTools", () => {
         return never();
       });
 
-      const running = invokeTools([call("hang")], options([hang], { signal: controller.signal }));
+      const running = invokeTools([call("hang")], options([hang], { abort: new RunAbort(controller.signal) }));
       await started.promise;
       controller.abort();
       const error = await rejection(running);
@@ -772,7 +773,7 @@ describe("invokeTools", () => {
       const readerFn = jest.fn(() => "read");
       const reader = makeTool("reader", readerFn, { parameters: { type: "object", properties: { id: { type: "string" } } }, inputsFromState: { customer_id: "id" } });
 
-      const running = invokeTools([call("writer"), call("reader")], options([writer, reader], { signal: controller.signal }));
+      const running = invokeTools([call("writer"), call("reader")], options([writer, reader], { abort: new RunAbort(controller.signal) }));
       await started.promise;
       controller.abort();
       const error = await rejection(running);
@@ -785,7 +786,7 @@ describe("invokeTools", () => {
       const controller = new AbortController();
       const slow = controlledTool("slow");
 
-      const running = invokeTools([0, 1, 2].map((n) => call("slow", { n }, `call_${n}`)), options([slow.tool], { signal: controller.signal, concurrency: 1 }));
+      const running = invokeTools([0, 1, 2].map((n) => call("slow", { n }, `call_${n}`)), options([slow.tool], { abort: new RunAbort(controller.signal), concurrency: 1 }));
       await flush();
       controller.abort();
       const error = await rejection(running);
@@ -802,7 +803,7 @@ describe("invokeTools", () => {
         return never();
       });
 
-      const running = invokeTools([call("hang")], options([hang], { signal: controller.signal }));
+      const running = invokeTools([call("hang")], options([hang], { abort: new RunAbort(controller.signal) }));
       await started.promise;
       controller.abort("user left");
       const error = await rejection(running);
@@ -816,7 +817,7 @@ describe("invokeTools", () => {
       const fn = jest.fn(() => "ran");
       const tool = makeTool("t", fn);
 
-      const error = await rejection(invokeTools([call("t")], options([tool], { signal: AbortSignal.abort() })));
+      const error = await rejection(invokeTools([call("t")], options([tool], { abort: new RunAbort(AbortSignal.abort()) })));
 
       expect(error.name).toBe("AbortError");
       expect(fn).not.toHaveBeenCalled();
