@@ -1,6 +1,6 @@
-import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
-import addFormats from "ajv-formats";
-import type { ArgumentProblem } from "../errors";
+import type Ajv2020 from "ajv/dist/2020";
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020";
+import { ConfigurationError, type ArgumentProblem } from "../errors";
 import type { ZodSchema } from "../state/zodIntrospection";
 import { describeKind } from "../util/describeValue";
 import { formatPath, pointerToPath } from "../util/formatPath";
@@ -20,30 +20,68 @@ export interface ArgumentValidator {
   validate(args: Record<string, unknown>): ValidationOutcome;
 }
 
+/**
+ * Where a schema comes from: `user` schemas (`new Tool`, zod's JSON form) are checked against the
+ * JSON Schema meta-schema before they are compiled; `generated` ones (written by `toolwright
+ * codegen`, which only writes valid schemas) are compiled as they are.
+ */
+export type SchemaOrigin = "user" | "generated";
+
 let ajv: Ajv2020 | undefined;
-const compiled = new WeakMap<object, ValidateFunction>();
+const byIdentity = new WeakMap<object, ValidateFunction>();
+// Identical schemas (fifty tools taking { a: number, b: number }) share one compiled validator.
+const byText = new Map<string, ValidateFunction>();
 
 function sharedAjv(): Ajv2020 {
   if (!ajv) {
+    // Required on first use, not on import: an app whose tools are never called never loads ajv.
+    const { default: Ajv } = require("ajv/dist/2020") as typeof import("ajv/dist/2020");
+    const { default: addFormats } = require("ajv-formats") as typeof import("ajv-formats");
     // strict: false lets user schemas carry annotations ajv does not know (x-*, examples, …).
     // useDefaults fills a schema's `default` for what the model left out; it writes only into the
     // copy stripOptionalNulls made, never into the model's (frozen) arguments.
     // ownProperties: a property inherited from a prototype never satisfies `required`.
     // strictNumbers: NaN and ±Infinity (JSON's 1e999 parses to Infinity) are not numbers.
-    ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, useDefaults: true, ownProperties: true, strictNumbers: true });
+    // validateSchema: false, because compileJsonSchema checks user schemas against the meta-schema
+    // itself, and generated ones need no check (the meta-schema costs ~20 ms to compile).
+    ajv = new Ajv({ allErrors: true, verbose: true, strict: false, useDefaults: true, ownProperties: true, strictNumbers: true, validateSchema: false });
     addFormats(ajv);
   }
   return ajv;
 }
 
-/** Compiles a JSON Schema once (cached by object identity). Throws ajv's error for an invalid schema. */
-export function compileJsonSchema(schema: JsonSchema): ValidateFunction {
-  let validate = compiled.get(schema);
+/**
+ * Compiles a JSON Schema once (cached by identity and by its JSON text, keys in their order). A `user` schema is first
+ * checked against the meta-schema. Throws ajv's error for an invalid schema.
+ */
+export function compileJsonSchema(schema: JsonSchema, origin: SchemaOrigin = "user"): ValidateFunction {
+  let validate = byIdentity.get(schema);
+  if (validate) return validate;
+  const text = `${origin}\u0000${JSON.stringify(schema)}`;
+  validate = byText.get(text);
   if (!validate) {
-    validate = sharedAjv().compile(schema);
-    compiled.set(schema, validate);
+    const instance = sharedAjv();
+    if (origin === "user") instance.validateSchema(schema, true);
+    validate = instance.compile(schema);
+    byText.set(text, validate);
   }
+  byIdentity.set(schema, validate);
   return validate;
+}
+
+// A validator compiled on first use; an invalid schema is a ConfigurationError naming the tool.
+function lazyValidator(schema: JsonSchema, origin: SchemaOrigin, subject: string): () => ValidateFunction {
+  let validate: ValidateFunction | undefined;
+  return () => {
+    if (!validate) {
+      try {
+        validate = compileJsonSchema(schema, origin);
+      } catch (error) {
+        throw new ConfigurationError(subject, `${subject} has parameters that are not a valid JSON Schema: ${(error as Error).message}. Fix the schema, or pass a zod object.`, { cause: error });
+      }
+    }
+    return validate;
+  };
 }
 
 /**
@@ -58,11 +96,15 @@ export function screenArguments(args: unknown): ArgumentProblem | undefined {
   return { path: formatPath(problem.path.map(echoSegment)), message: 'is an unknown property ("__proto__" is never accepted as a property name)' };
 }
 
-/** A validator for a JSON Schema: optional `null`s are dropped, then ajv checks the rest. */
-export function jsonSchemaValidator(schema: JsonSchema): ArgumentValidator {
-  const validate = compileJsonSchema(schema);
+/**
+ * A validator for a JSON Schema: optional `null`s are dropped, then ajv checks the rest. The schema
+ * is compiled on the first call (so that defining tools costs nothing at start-up).
+ */
+export function jsonSchemaValidator(schema: JsonSchema, subject: string, origin: SchemaOrigin = "user"): ArgumentValidator {
+  const compiled = lazyValidator(schema, origin, subject);
   return {
     validate(args) {
+      const validate = compiled();
       const screened = screenArguments(args);
       if (screened) return { ok: false, problems: [screened] };
       const value = stripOptionalNulls(args, schema) as Record<string, unknown>;
@@ -79,9 +121,10 @@ export function jsonSchemaValidator(schema: JsonSchema): ArgumentValidator {
  * report what the JSON form cannot express (refinements).
  */
 export function zodArgumentValidator(schema: ZodSchema, jsonForm: JsonSchema): ArgumentValidator {
-  const checkJsonForm = compileOrUndefined(jsonForm);
+  let checkJsonForm: ValidateFunction | undefined | null = null;
   return {
     validate(args) {
+      if (checkJsonForm === null) checkJsonForm = compileOrUndefined(jsonForm);
       const screened = screenArguments(args);
       if (screened) return { ok: false, problems: [screened] };
       const value = stripOptionalNulls(args, jsonForm) as Record<string, unknown>;

@@ -6,7 +6,7 @@ import type { GeneratedToolEntry } from "./generatedEntry";
 import type { JsonSchema } from "./jsonSchema";
 import { reviveDates } from "./reviveDates";
 import { generatedEntriesOf, registeredModules, type RegisteredEntry } from "./schemaRegistry";
-import { Tool } from "./tool";
+import { generatedSchema, Tool, type ToolOptions } from "./tool";
 
 interface DecoratedMember {
   readonly decoration: ToolDecoration;
@@ -71,7 +71,8 @@ function toolOf(member: DecoratedMember, target: unknown): Tool {
     properties: { ...entry.schema.properties, ...Object.fromEntries(injected.map((p) => [p.name, p.schema ?? {}])) },
     required: [...(entry.schema.required ?? []), ...injected.filter((p) => !p.optional).map((p) => p.name)],
   };
-  return new Tool({
+  const options: ToolOptions & { readonly [generatedSchema]: true } = {
+    [generatedSchema]: true,
     name: entry.name,
     description: entry.description,
     parameters,
@@ -84,7 +85,8 @@ function toolOf(member: DecoratedMember, target: unknown): Tool {
       const values = dates.size > 0 ? (reviveDates(args, entry.schema, dates) as Record<string, unknown>) : args;
       return fn.apply(target, plan.map((p) => (p.role === "state" ? context.state : Object.hasOwn(values, p.name) ? values[p.name] : undefined)));
     },
-  });
+  };
+  return new Tool(options);
 }
 
 function findEntry(member: DecoratedMember): RegisteredEntry {

@@ -7,7 +7,7 @@ import { isZodSchema, zodDef, zodVersionProblem } from "../state/zodIntrospectio
 import { deepFreeze } from "../util/deepFreeze";
 import { describeKind } from "../util/describeValue";
 import { jsonCopy } from "../util/jsonCopy";
-import { type ArgumentValidator, compileJsonSchema, jsonSchemaValidator, zodArgumentValidator } from "./argumentValidator";
+import { type ArgumentValidator, jsonSchemaValidator, type SchemaOrigin, zodArgumentValidator } from "./argumentValidator";
 import { type InjectedParameter, injectedParameters } from "./injectedParameters";
 import type { JsonSchema } from "./jsonSchema";
 import { type StrictCompatibility, strictCompatibility } from "./strictCompatibility";
@@ -75,6 +75,12 @@ export function toolNameProblem(name: unknown): string | undefined {
 const internals = new WeakMap<Tool, ToolInternals>();
 
 /**
+ * Marks the options of a Tool whose JSON Schema `toolwright codegen` wrote (a decorated method): it
+ * is compiled without the meta-schema check. Not exported from the package.
+ */
+export const generatedSchema = Symbol("toolwright.generatedSchema");
+
+/**
  * A tool the model can call that is not a decorated method: a name, a description, parameters
  * (JSON Schema or zod) and a function.
  *
@@ -106,7 +112,8 @@ export class Tool<P extends ToolParameters = ToolParameters> {
     if (typeof options.description !== "string") throw new ConfigurationError(subject, `${subject} needs a description string for the model, got ${describeKind(options.description)}.`);
     if (typeof options.function !== "function") throw new ConfigurationError(subject, `${subject} needs a function to run, got ${describeKind(options.function)}.`);
     const inputsFromState = checkInputsFromState(subject, options.inputsFromState);
-    const { modelSchema, validator, injected } = buildParameters(subject, options.parameters, new Set(Object.values(inputsFromState)));
+    const origin: SchemaOrigin = (options as { [generatedSchema]?: true })[generatedSchema] ? "generated" : "user";
+    const { modelSchema, validator, injected } = buildParameters(subject, options.parameters, new Set(Object.values(inputsFromState)), origin);
     this.name = options.name;
     this.description = options.description;
     // A frozen copy: a chat generator handed the tool specs cannot change what later requests send.
@@ -128,7 +135,7 @@ export function toolInternals(tool: Tool): ToolInternals {
   return internals.get(tool)!;
 }
 
-function buildParameters(subject: string, parameters: unknown, injected: Set<string>): Pick<ToolInternals, "validator" | "injected"> & { modelSchema: JsonSchema } {
+function buildParameters(subject: string, parameters: unknown, injected: Set<string>, origin: SchemaOrigin): Pick<ToolInternals, "validator" | "injected"> & { modelSchema: JsonSchema } {
   const version = zodVersionProblem(parameters);
   if (version) throw new ConfigurationError(subject, `${subject} has parameters toolwright cannot read: ${version}.`);
   if (isZodSchema(parameters)) {
@@ -151,12 +158,8 @@ function buildParameters(subject: string, parameters: unknown, injected: Set<str
   }
   checkInjectedNames(subject, injected, Object.keys(schema.properties ?? {}));
   const modelSchema = withoutProperties(schema, injected);
-  try {
-    compileJsonSchema(modelSchema);
-  } catch (error) {
-    throw new ConfigurationError(subject, `${subject} has parameters that are not a valid JSON Schema: ${(error as Error).message}. Fix the schema, or pass a zod object.`, { cause: error });
-  }
-  return { modelSchema, validator: jsonSchemaValidator(modelSchema), injected: injectedParameters(schema, injected) };
+  // Compiled on the tool's first call: defining tools costs nothing at start-up.
+  return { modelSchema, validator: jsonSchemaValidator(modelSchema, subject, origin), injected: injectedParameters(schema, injected) };
 }
 
 function checkInjectedNames(subject: string, injected: Set<string>, properties: string[]): void {

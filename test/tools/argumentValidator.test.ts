@@ -44,7 +44,7 @@ function accepted(validator: ArgumentValidator, args: Record<string, unknown>) {
 }
 
 describe("jsonSchemaValidator", () => {
-  const validator = jsonSchemaValidator(searchSchema);
+  const validator = jsonSchemaValidator(searchSchema, "Tool 'search'");
 
   it("accepts valid arguments unchanged", () => {
     const args = { query: "refund", limit: 3, sort: "newest", filter: { range: { from: "2024-01-01" } }, items: [{ name: "a" }] };
@@ -122,7 +122,7 @@ describe("jsonSchemaValidator", () => {
       },
       required: ["shape"],
       additionalProperties: false,
-    });
+    }, "Tool 'shapes'");
 
     expect(problems(shapes, { shape: { kind: "square", side: "4" } })).toEqual([{ path: "shape.side", message: 'must be number (got string "4")' }]);
     expect(problems(shapes, { shape: { kind: "circle" } })).toEqual([{ path: "shape.radius", message: "is required" }]);

@@ -1,3 +1,4 @@
+import { toolInternals } from "../../src/tools/tool";
 import { ConfigurationError, Tool, type ToolOptions, Toolset } from "toolwright";
 import { z } from "zod";
 import { strictCompatibility } from "../../src/tools/strictCompatibility";
@@ -180,8 +181,9 @@ describe("Tool", () => {
       );
     });
 
-    it("rejects an invalid JSON Schema, keeping ajv's error as cause", () => {
-      const error = configurationError(() => new Tool(options({ parameters: { type: "object", properties: { limit: { type: "int" } } } })));
+    it("rejects an invalid JSON Schema on the tool's first call (schemas compile on first use), keeping ajv's error as cause", () => {
+      const tool = new Tool(options({ parameters: { type: "object", properties: { limit: { type: "int" } } } }));
+      const error = configurationError(() => toolInternals(tool).validator.validate({ limit: 1 }));
 
       expect(error.message).toBe(
         "Tool 'search' has parameters that are not a valid JSON Schema: schema is invalid: data/properties/limit/type must be equal to one of the allowed values, data/properties/limit/type must be array, data/properties/limit/type must match a schema in anyOf. Fix the schema, or pass a zod object.",
