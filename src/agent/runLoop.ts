@@ -3,7 +3,7 @@ import { ChatMessage, type ToolCall } from "../chat/chatMessage";
 import type { StreamingCallback } from "../chat/streaming";
 import { ChatGeneratorError, describeError, SnapshotError } from "../errors";
 import type { ConfirmationDecision, ConfirmationStrategy, PendingConfirmation } from "../hitl/confirmationTypes";
-import { peekStateValue, type State, type StateJSON } from "../state/state";
+import { appendMessages, peekStateValue, type State, type StateJSON } from "../state/state";
 import { invokeTools } from "../tools/invokeTools";
 import type { Tool } from "../tools/tool";
 import { abortErrorFrom } from "../util/abort";
@@ -82,7 +82,7 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
       }
       modelVisits += 1;
       stepCount += 1;
-      state.set("messages", replies);
+      appendMessages(state, replies);
       if (replies.every((reply) => reply.toolCalls.length === 0)) {
         const text = replies.at(-1)?.text;
         if (text !== undefined && text.trim() !== "") return { exitReason: "text", stepCount };
@@ -99,7 +99,8 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
     const names = new Set(calls.map((call) => call.toolName).filter((name) => context.tools.has(name)));
     if (!resuming && firesAtTools(context.breakpoint, names, toolVisits)) throw new BreakpointError(context.breakpoint!, snapshot("tool", step));
     resuming = false;
-    const decided = await decideCalls(calls, keys, context, step.decisions);
+    // Without confirmation strategies there is nothing to ask: no await on the common path.
+    const decided = context.confirmationStrategies ? await decideCalls(calls, keys, context, step.decisions) : { decisions: step.decisions, pending: noPending };
     if (decided.pending.length > 0) {
       const paused = snapshot("tool", { replies: step.replies, decisions: decided.decisions, pending: decided.pending });
       return { exitReason: "confirmation_required", stepCount, pending: decided.pending, snapshot: paused };
@@ -107,11 +108,14 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
     const beforeTools = context.raiseOnToolInvocationFailure ? attempt(() => snapshot("tool", { replies: step.replies, decisions: decided.decisions, pending: [] })) : undefined;
     for (const name of names) toolVisits.set(name, (toolVisits.get(name) ?? 0) + 1);
     toolVisits.set("*", (toolVisits.get("*") ?? 0) + 1);
-    const byIndex = new Map<number, ConfirmationDecision>();
-    keys.forEach((key, i) => {
-      const decision = decided.decisions.get(key);
-      if (decision) byIndex.set(i, decision);
-    });
+    let byIndex: Map<number, ConfirmationDecision> | undefined;
+    if (decided.decisions.size > 0) {
+      byIndex = new Map();
+      for (let i = 0; i < keys.length; i++) {
+        const decision = decided.decisions.get(keys[i]!);
+        if (decision) byIndex.set(i, decision);
+      }
+    }
     let outcomes;
     try {
       outcomes = await invokeTools(calls, {
@@ -122,13 +126,13 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
         raiseOnFailure: context.raiseOnToolInvocationFailure,
         timeoutMs: context.toolTimeoutMs,
         streamingCallback: context.streamingCallback,
-        decisions: byIndex,
+        ...(byIndex && { decisions: byIndex }),
       });
     } catch (error) {
       if (beforeTools) attachSnapshot(error, beforeTools);
       throw error;
     }
-    state.set("messages", outcomes.map((outcome) => outcome.message));
+    appendMessages(state, outcomes.map((outcome) => outcome.message));
     next = "chat_generator";
     toolStep = undefined;
     const exit = outcomes.find((outcome) => !outcome.failed && context.exitConditions.has(outcome.toolCall.toolName));
@@ -136,9 +140,13 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
   }
 }
 
+const noPending: readonly PendingConfirmation[] = Object.freeze([]);
+
 /** The tool calls of a step: those of its trailing `replies` messages, in order. */
 export function stepCalls(messages: readonly ChatMessage[], replies: number): ToolCall[] {
-  return messages.slice(messages.length - replies).flatMap((reply) => reply.toolCalls);
+  const calls: ToolCall[] = [];
+  for (let i = messages.length - replies; i < messages.length; i++) for (const part of messages[i]!.content) if (part.type === "toolCall") calls.push(part.toolCall);
+  return calls;
 }
 
 function stateJSON(state: State): StateJSON {

@@ -108,8 +108,8 @@ export class ChatMessage {
     this.content = Object.freeze(content);
     this.meta = options.meta === undefined ? emptyMeta : frozenCopy(checkDepth(options.meta, "meta"));
     this.name = options.name;
-    Object.freeze(this);
     markImmutable(this);
+    Object.freeze(this);
   }
 
   /** A message from the user. */

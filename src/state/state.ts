@@ -5,8 +5,10 @@ import { describeKind } from "../util/describeValue";
 import { formatPath } from "../util/formatPath";
 import { setOwn } from "../util/ownProperty";
 import { fromJsonValue, type JsonValue, toJsonValue } from "./jsonCodec";
+import { ChatMessage } from "../chat/chatMessage";
 import { type MergeHandler, mergeLists } from "./mergeHandlers";
 import {
+  messagesKeySchema,
   type NormalizedStateKey,
   normalizeStateSchema,
   type StateInitialValues,
@@ -34,6 +36,7 @@ function normalizedFor(schema: StateSchema | undefined): ReadonlyMap<string, Nor
 }
 
 let peekValue: (state: State<StateSchema>, key: string) => unknown;
+let appendMessagesTo: (state: State<StateSchema>, messages: readonly ChatMessage[]) => void;
 
 /**
  * Typed, validated key-value state shared by an agent run and its tools. Every key is declared in
@@ -51,6 +54,7 @@ export class State<S extends StateSchema = any> { // eslint-disable-line @typesc
 
   static {
     peekValue = (state, key) => state.#values.get(key);
+    appendMessagesTo = (state, messages) => state.#appendMessages(messages);
   }
 
   /**
@@ -145,6 +149,19 @@ export class State<S extends StateSchema = any> { // eslint-disable-line @typesc
     }
   }
 
+  // The run's own appends to the history. When `messages` has its built-in type and merge, a
+  // ChatMessage is valid by construction and immutable, so it is pushed as it is: no copy, no
+  // parse (the agent appends twice per step). Any other schema for the key takes the checked path.
+  #appendMessages(messages: readonly ChatMessage[]): void {
+    const entry = this.#entry("messages");
+    const current = this.#values.get("messages");
+    if (entry.type === messagesKeySchema.type && entry.handler === mergeLists && Array.isArray(current) && messages.every((m) => m instanceof ChatMessage)) {
+      for (const message of messages) current.push(message);
+      return;
+    }
+    this.set("messages", messages as never);
+  }
+
   // An undefined value means "no value": storing it would list the key in `data` and break `toJSON`.
   #store(key: string, value: unknown): void {
     if (value === undefined) this.#values.delete(key);
@@ -156,6 +173,11 @@ export class State<S extends StateSchema = any> { // eslint-disable-line @typesc
     if (!entry) throw new StateKeyError(key, [...this.#keys.keys()]);
     return entry;
   }
+}
+
+/** Appends the run's new messages to the history (see `State#appendMessages`). For the runtime's own use. */
+export function appendMessages<S extends StateSchema>(state: State<S>, messages: readonly ChatMessage[]): void {
+  appendMessagesTo(state as unknown as State<StateSchema>, messages);
 }
 
 /** The stored value of a key without copying it. For the runtime's own read-only use. */

@@ -11,11 +11,14 @@ export type PreparedArguments = { readonly ok: true; readonly args: Record<strin
  * any unknown property: it can never supply or override them.
  */
 export function prepareArguments(tool: Tool, call: ToolCall): PreparedArguments {
-  const parameters = Object.keys(tool.parameters.properties ?? {});
   const shape = argumentsShapeProblem(call.arguments);
-  if (shape) return { ok: false, failure: invalidArguments(tool.name, [shape], parameters) };
+  if (shape) return { ok: false, failure: invalidArguments(tool.name, [shape], parameterNames(tool)) };
   const raw = (typeof call.arguments === "string" ? JSON.parse(call.arguments) : call.arguments) as Record<string, unknown>;
   const outcome = toolInternals(tool).validator.validate(raw);
-  if (!outcome.ok) return { ok: false, failure: invalidArguments(tool.name, outcome.problems, parameters) };
+  if (!outcome.ok) return { ok: false, failure: invalidArguments(tool.name, outcome.problems, parameterNames(tool)) };
   return { ok: true, args: outcome.value };
+}
+
+function parameterNames(tool: Tool): string[] {
+  return Object.keys(tool.parameters.properties ?? {});
 }
