@@ -3,7 +3,7 @@ import { ConfigurationError } from "../errors";
 import { cloneValue } from "../util/cloneValue";
 import { describeKind } from "../util/describeValue";
 import { formatPath } from "../util/formatPath";
-import { markImmutable } from "../util/immutable";
+import { registerImmutable } from "../util/immutable";
 import { isPlainObject } from "../util/isPlainObject";
 import { jsonCopy } from "../util/jsonCopy";
 import { nestingDepthExceeds } from "../util/jsonShape";
@@ -102,13 +102,18 @@ export class ChatMessage {
   readonly content: readonly ChatMessageContent[];
   readonly meta: Readonly<Record<string, unknown>>;
   readonly name: string | undefined;
+  // The brand copies may rely on: only a message built by this constructor has it (see registerImmutable).
+  readonly #immutable = true;
+
+  static {
+    registerImmutable((value) => #immutable in value);
+  }
 
   private constructor(role: ChatRole, content: ChatMessageContent[], options: ChatMessageOptions = {}) {
     this.role = role;
     this.content = Object.freeze(content);
     this.meta = options.meta === undefined ? emptyMeta : frozenCopy(checkDepth(options.meta, "meta"));
     this.name = options.name;
-    markImmutable(this);
     Object.freeze(this);
   }
 

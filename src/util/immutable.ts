@@ -1,18 +1,17 @@
-// A symbol only toolwright holds, as a non-enumerable own property: spreading or Object.assign-ing
-// a marked object does not carry the mark over, and no one else can set it. (A WeakSet did the same
-// at several times the cost per message, and gave the garbage collector weak references to process.)
-const immutableBrand = Symbol("toolwright.immutable");
+const checks: Array<(value: object) => boolean> = [];
 
 /**
- * Marks an object as deeply immutable (a `ChatMessage`), so copies may share it; call before
- * freezing it. Freezing alone is not enough: an object frozen only at its top can still change
- * underneath.
+ * Registers how to recognise a class of deeply immutable objects (`ChatMessage`), so copies may
+ * share them: a brand check on a private field, which no other object can pass (a spread or
+ * `Object.create` copy included). Freezing alone is not enough: an object frozen only at its top
+ * can still change underneath.
  */
-export function markImmutable(value: object): void {
-  Object.defineProperty(value, immutableBrand, { value: true });
+export function registerImmutable(check: (value: object) => boolean): void {
+  checks.push(check);
 }
 
-/** True for an object marked with `markImmutable`. */
+/** True for an object of a class registered with `registerImmutable`. */
 export function isImmutable(value: object): boolean {
-  return (value as { [immutableBrand]?: true })[immutableBrand] === true;
+  for (const check of checks) if (check(value)) return true;
+  return false;
 }
