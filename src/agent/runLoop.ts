@@ -83,7 +83,7 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
       modelVisits += 1;
       stepCount += 1;
       appendMessages(state, replies);
-      if (replies.every((reply) => reply.toolCalls.length === 0)) {
+      if (!replies.some(hasToolCalls)) {
         const text = replies.at(-1)?.text;
         if (text !== undefined && text.trim() !== "") return { exitReason: "text", stepCount };
         continue;
@@ -96,7 +96,8 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
     const step = toolStep!;
     const calls = stepCalls(peekStateValue(state, "messages") as ChatMessage[], step.replies);
     const keys = callKeys(calls);
-    const names = new Set(calls.map((call) => call.toolName).filter((name) => context.tools.has(name)));
+    const names = new Set<string>();
+    for (const call of calls) if (context.tools.has(call.toolName)) names.add(call.toolName);
     if (!resuming && firesAtTools(context.breakpoint, names, toolVisits)) throw new BreakpointError(context.breakpoint!, snapshot("tool", step));
     resuming = false;
     // Without confirmation strategies there is nothing to ask: no await on the common path.
@@ -135,12 +136,19 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
     appendMessages(state, outcomes.map((outcome) => outcome.message));
     next = "chat_generator";
     toolStep = undefined;
-    const exit = outcomes.find((outcome) => !outcome.failed && context.exitConditions.has(outcome.toolCall.toolName));
-    if (exit) return { exitReason: exit.toolCall.toolName, stepCount };
+    if (context.exitConditions.size > 0) {
+      const exit = outcomes.find((outcome) => !outcome.failed && context.exitConditions.has(outcome.toolCall.toolName));
+      if (exit) return { exitReason: exit.toolCall.toolName, stepCount };
+    }
   }
 }
 
 const noPending: readonly PendingConfirmation[] = Object.freeze([]);
+
+function hasToolCalls(message: ChatMessage): boolean {
+  for (const part of message.content) if (part.type === "toolCall") return true;
+  return false;
+}
 
 /** The tool calls of a step: those of its trailing `replies` messages, in order. */
 export function stepCalls(messages: readonly ChatMessage[], replies: number): ToolCall[] {
