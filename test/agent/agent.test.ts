@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { z } from "zod";
 import {
   AbortError,
@@ -743,7 +744,67 @@ describe("Agent", () => {
       });
     });
 
+    it("rejects with a ConfigurationError naming the tool when its JSON Schema turns out invalid at its first call (schemas compile on first use)", async () => {
+      const broken = new Tool({ name: "broken", description: "Broken schema.", parameters: { type: "object", properties: { limit: { type: "int" } } }, function: () => "never" });
+      const model = scripted(toolCallReply(["broken", { limit: 1 }, "c1"]));
+
+      const error = await rejectionOf(new Agent({ chatGenerator: model, tools: [broken] }).run({ messages: [user("hi")] }));
+
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error.message).toMatch(/^Tool 'broken' has parameters that are not a valid JSON Schema: schema is invalid: data\/properties\/limit\/type must be equal to one of the allowed values/);
+    });
+
     describe("signal option", () => {
+      it("listens to the caller's signal with one listener during the run, none per model or tool call, and none after it", async () => {
+        const controller = new AbortController();
+        const counts: number[] = [];
+        const count = () => counts.push(getEventListeners(controller.signal, "abort").length);
+        const tool = searchTool(async () => {
+          count();
+          return "found";
+        });
+        const model = scripted(toolCallReply(["search", { query: "a" }, "c1"], ["search", { query: "b" }, "c2"]), (request) => {
+          count();
+          return ChatMessage.fromAssistant(`done after ${request.messages.length} messages`);
+        });
+
+        const result = await new Agent({ chatGenerator: model, tools: [tool] }).run({ messages: [user("hi")], signal: controller.signal });
+
+        expect(result.lastMessage.text).toBe("done after 4 messages");
+        expect(counts).toEqual([1, 1, 1]);
+        expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+      });
+
+      it("stops the step's other calls when a call's failure ends the run (raiseOnToolInvocationFailure)", async () => {
+        const started = deferred();
+        let slowSignal: AbortSignal | undefined;
+        const slow = new Tool({
+          name: "slow",
+          description: "Slow.",
+          parameters: objectSchema({}),
+          function: (_args, context) => {
+            slowSignal = context.signal;
+            started.resolve();
+            return new Promise(() => undefined);
+          },
+        });
+        const boom = new Tool({
+          name: "boom",
+          description: "Fails.",
+          parameters: objectSchema({}),
+          function: async () => {
+            await started.promise;
+            throw new Error("boom failed");
+          },
+        });
+        const model = scripted(toolCallReply(["boom", {}, "c1"], ["slow", {}, "c2"]));
+
+        const error = await rejectionOf(new Agent({ chatGenerator: model, tools: [boom, slow], raiseOnToolInvocationFailure: true }).run({ messages: [user("hi")] }));
+
+        expect(error.message).toBe("Tool 'boom' failed: boom failed.");
+        expect(slowSignal?.aborted).toBe(true);
+      });
+
       it("rejects with an AbortError while the model call hangs, and the model got the aborted signal", async () => {
         const called = deferred();
         let modelSignal: AbortSignal | undefined;

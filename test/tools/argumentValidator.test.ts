@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type ArgumentValidator, jsonSchemaValidator, zodArgumentValidator } from "../../src/tools/argumentValidator";
+import { type ArgumentValidator, compileJsonSchema, jsonSchemaValidator, zodArgumentValidator } from "../../src/tools/argumentValidator";
 import type { JsonSchema } from "../../src/tools/jsonSchema";
 
 const searchSchema: JsonSchema = {
@@ -150,6 +150,22 @@ describe("jsonSchemaValidator", () => {
     accepted(validator, args);
 
     expect(args).toEqual({ query: "x", limit: null });
+  });
+});
+
+describe("compileJsonSchema", () => {
+  it("compiles equal schemas once: tools with the same parameters share one validator", () => {
+    const schema = () => ({ type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"], additionalProperties: false });
+
+    expect(compileJsonSchema(schema())).toBe(compileJsonSchema(schema()));
+    expect(compileJsonSchema(schema())).not.toBe(compileJsonSchema({ ...schema(), required: ["b", "a"] }));
+  });
+
+  it("checks a user schema against the meta-schema, and compiles a generated one as it is", () => {
+    const invalid = { type: "object", properties: { limit: { type: "int" } } };
+
+    expect(() => compileJsonSchema(invalid)).toThrow("schema is invalid: data/properties/limit/type must be equal to one of the allowed values");
+    expect(() => compileJsonSchema({ type: "object", properties: { limit: { type: "integer" } } }, "generated")).not.toThrow();
   });
 });
 
