@@ -3,7 +3,7 @@ import { ChatMessage } from "../chat/chatMessage";
 import type { StreamingCallback } from "../chat/streaming";
 import { AbortError, ConfigurationError, DecisionError, StateKeyError } from "../errors";
 import type { ConfirmationStrategies, ConfirmationStrategy } from "../hitl/confirmationTypes";
-import { State } from "../state/state";
+import { appendMessages, State } from "../state/state";
 import { type NormalizedStateKey, normalizeStateSchema, type StateInitialValues, type StateSchema } from "../state/stateSchema";
 import { resolveTools, type ToolSource } from "../tools/resolveTools";
 import type { Tool } from "../tools/tool";
@@ -87,17 +87,16 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
     checkRunOptions(input);
     const options = input as AgentRunOptions;
     const { tools, toolSpecs } = this.#toolsForRun(options.tools);
-    const breakpoint = checkBreakpoint(options.breakpoint, [...tools.keys()]);
+    const breakpoint = options.breakpoint === undefined ? undefined : checkBreakpoint(options.breakpoint, [...tools.keys()]);
     if (options.decisions !== undefined && options.snapshot === undefined) {
       throw new DecisionError(undefined, "Agent.run was given decisions without a snapshot; decisions continue a paused run, so pass them with its snapshot: agent.run({ snapshot, decisions }).");
     }
     const streamingCallback = input.streamingCallback === undefined ? this.#streamingCallback : checkCallback(input.streamingCallback, "Agent.run");
     // One controller per run, linked to the caller's signal until the run ends.
     const abort = new RunAbort(input.signal);
-    const signal = abort.signal;
     let prepared: { state: State; start: LoopStart };
     try {
-      prepared = options.snapshot !== undefined ? this.#resume(input, tools, signal) : { state: this.#initialState(input) as unknown as State, start: freshStart };
+      prepared = options.snapshot !== undefined ? this.#resume(input, tools, abort.signal) : { state: this.#initialState(input) as unknown as State, start: freshStart };
     } catch (error) {
       abort.dispose();
       throw error;
@@ -116,7 +115,6 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
         raiseOnToolInvocationFailure: this.#raiseOnToolInvocationFailure,
         generationKwargs: input.generationKwargs,
         streamingCallback,
-        signal,
         abort,
         confirmationStrategies: this.#confirmationStrategies,
         confirmationContext: options.confirmationContext,
@@ -198,7 +196,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
     if (messages.length === 0) {
       throw new ConfigurationError("Agent.run", "Agent.run needs at least one message: pass messages (such as [ChatMessage.fromUser(...)]) or give the Agent a systemPrompt.");
     }
-    state.set("messages", messages);
+    appendMessages(state, messages);
     return state;
   }
 

@@ -4,7 +4,6 @@ import type { ConfirmationDecision, ConfirmationRequest, ConfirmationStrategy, P
 import { parseDecision } from "../hitl/parseDecision";
 import { prepareArguments } from "../tools/prepareArguments";
 import type { Tool } from "../tools/tool";
-import { abortErrorFrom } from "../util/abort";
 import type { RunAbort } from "../util/runAbort";
 import { cloneValue } from "../util/cloneValue";
 import { deepFreeze } from "../util/deepFreeze";
@@ -33,7 +32,6 @@ export interface DecideContext {
   readonly tools: ReadonlyMap<string, Tool>;
   readonly confirmationStrategies: ReadonlyMap<string, ConfirmationStrategy> | undefined;
   readonly confirmationContext: unknown;
-  readonly signal: AbortSignal;
   readonly abort: RunAbort;
 }
 
@@ -62,8 +60,8 @@ export async function decideCalls(
     if (!prepared.ok) continue;
     const args = deepFreeze(prepared.args);
     // The strategy gets its own copy: what it does to it changes neither what runs nor what is pending.
-    const request: ConfirmationRequest = { toolName: tool.name, description: tool.description, arguments: cloneValue(args), toolCallId: key, context: context.confirmationContext, signal: context.signal };
-    const answer = await context.abort.race(Promise.resolve(strategy.decide(request)), () => abortErrorFrom(context.signal));
+    const request: ConfirmationRequest = { toolName: tool.name, description: tool.description, arguments: cloneValue(args), toolCallId: key, context: context.confirmationContext, signal: context.abort.signal };
+    const answer = await context.abort.race(Promise.resolve(strategy.decide(request)), () => context.abort.abortError());
     if (answer === "defer") {
       pending.push(Object.freeze({ toolCallId: key, toolName: tool.name, arguments: args }));
       continue;

@@ -6,7 +6,6 @@ import type { ConfirmationDecision, ConfirmationStrategy, PendingConfirmation } 
 import { appendMessages, peekStateValue, type State, type StateJSON } from "../state/state";
 import { invokeTools } from "../tools/invokeTools";
 import type { Tool } from "../tools/tool";
-import { abortErrorFrom } from "../util/abort";
 import type { RunAbort } from "../util/runAbort";
 import { describeKind } from "../util/describeValue";
 import type { ExitReason } from "./agentTypes";
@@ -27,8 +26,6 @@ export interface RunContext {
   readonly raiseOnToolInvocationFailure: boolean;
   readonly generationKwargs: Readonly<Record<string, unknown>> | undefined;
   readonly streamingCallback: StreamingCallback | undefined;
-  /** The run's signal: `abort.signal`. */
-  readonly signal: AbortSignal;
   /** The run's abort plumbing: model calls, confirmations and tool calls race it. */
   readonly abort: RunAbort;
   readonly confirmationStrategies: ReadonlyMap<string, ConfirmationStrategy> | undefined;
@@ -182,17 +179,20 @@ function attempt(build: () => AgentSnapshot): () => AgentSnapshot {
 }
 
 async function callModel(context: RunContext, stepIndex: number): Promise<ChatMessage[]> {
-  const { signal, state } = context;
-  if (signal.aborted) throw abortErrorFrom(signal);
+  const { abort, state } = context;
+  if (abort.aborted) throw abort.abortError();
   // A frozen copy: a generator that pushes to or truncates it cannot change the run's history.
   const request = {
     messages: Object.freeze((peekStateValue(state, "messages") as ChatMessage[]).slice()),
     tools: context.toolSpecs,
     ...(context.generationKwargs && { generationKwargs: context.generationKwargs }),
     ...(context.streamingCallback && { streamingCallback: context.streamingCallback }),
-    signal,
+    // Read only if the generator looks: the run's AbortController is made on first read.
+    get signal() {
+      return abort.signal;
+    },
   };
-  const response = await context.abort.race(context.chatGenerator.run(request), () => abortErrorFrom(signal));
+  const response = await abort.race(context.chatGenerator.run(request), () => abort.abortError());
   return checkReplies(response?.replies, stepIndex);
 }
 

@@ -155,8 +155,9 @@ export class State<S extends StateSchema = any> { // eslint-disable-line @typesc
   #appendMessages(messages: readonly ChatMessage[]): void {
     const entry = this.#entry("messages");
     const current = this.#values.get("messages");
-    if (entry.type === messagesKeySchema.type && entry.handler === mergeLists && Array.isArray(current) && messages.every((m) => m instanceof ChatMessage)) {
-      for (const message of messages) current.push(message);
+    if (entry.type === messagesKeySchema.type && entry.handler === mergeLists && (current === undefined || Array.isArray(current)) && messages.every((m) => m instanceof ChatMessage)) {
+      if (current === undefined) this.#values.set("messages", [...messages]);
+      else for (const message of messages) current.push(message);
       return;
     }
     this.set("messages", messages as never);

@@ -4,7 +4,7 @@ import type { ConfirmationDecision } from "../hitl/confirmationTypes";
 import { ConfigurationError, describeError } from "../errors";
 import { mergeToolOutputs } from "../state/mergeToolOutputs";
 import type { State } from "../state/state";
-import { abortErrorFrom, linkedAbort } from "../util/abort";
+import { linkedAbort } from "../util/abort";
 import type { RunAbort } from "../util/runAbort";
 import { setOwn } from "../util/ownProperty";
 import { redactValues } from "../util/redact";
@@ -56,7 +56,6 @@ type Injected = ReadonlyArray<{ readonly label: string; readonly value: unknown 
  */
 export async function invokeTools(calls: readonly ToolCall[], options: InvokeToolsOptions): Promise<ToolCallOutcome[]> {
   const { tools, state, abort } = options;
-  const signal = abort.signal;
   const resolved = calls.map((call) => tools.get(call.toolName));
   const waitsFor = dependencies(resolved);
   // Gates and a semaphore only when a step needs them: most steps have no dependencies and fewer
@@ -79,10 +78,10 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
     }
     const dependency = waitsFor[index];
     if (dependency !== undefined) await committed![dependency]!.promise;
-    signal.throwIfAborted();
+    abort.throwIfAborted();
     const release = semaphore && (await semaphore.acquire());
     try {
-      signal.throwIfAborted();
+      abort.throwIfAborted();
       const execution = await execute(tool, call, args, state, abort, options.timeoutMs);
       return decision ? { ...execution, decision } : execution;
     } finally {
@@ -107,11 +106,11 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
   } catch (error) {
     // Stop the other calls (the run ends with this error) and wake those waiting for a write that
     // will not come, so that nothing is left running when the step rejects.
-    const callerAborted = signal.aborted;
+    const callerAborted = abort.aborted;
     abort.abort(error);
     if (committed) for (const gate of committed) gate.resolve();
     await Promise.allSettled(executions);
-    throw callerAborted ? abortErrorFrom(signal) : error;
+    throw callerAborted ? abort.abortError() : error;
   }
   if (calls.length > 0 && options.streamingCallback) await emit(options, { type: "finish", finishReason: "tool_call_results" });
   return outcomes;
@@ -122,7 +121,7 @@ function ignore(): void {}
 // A slow streaming callback must not hold up an abort.
 async function emit(options: InvokeToolsOptions, chunk: StreamingChunk): Promise<void> {
   const pending = options.streamingCallback?.(chunk);
-  if (pending) await options.abort.race(pending, () => abortErrorFrom(options.abort.signal));
+  if (pending) await options.abort.race(pending, () => options.abort.abortError());
 }
 
 // Merges the result into State and renders its text.
@@ -163,14 +162,13 @@ async function execute(tool: Tool, call: ToolCall, modelArgs: Record<string, unk
   // Only a call with its own time limit gets a controller (and a timer) of its own.
   let timedOut = false;
   const callAbort = timeoutMs === undefined ? undefined : linkedAbort(abort.signal, timeoutMs, () => ((timedOut = true), new Error("tool call timed out")));
-  const signal = callAbort?.signal ?? abort.signal;
   try {
-    const returned = internals.run(args, new CallContext(tool, state, signal, call));
+    const returned = internals.run(args, new CallContext(tool, state, callAbort?.signal ?? abort, call));
     // A tool that returns a value (not a promise) is done: nothing to wait for or race.
     const result = isThenable(returned) ? await raceCall(returned, abort, callAbort?.signal) : returned;
     return { ok: true, tool, result, injected };
   } catch (error) {
-    if (abort.signal.aborted) throw abort.signal.reason;
+    if (abort.aborted) throw abort.reason;
     const detail = timedOut ? `it did not finish within ${timeoutMs} ms.` : sentence(redactValues(describeError(error), injected));
     return { ok: false, failure: toolThrew(tool.name, detail, error) };
   } finally {
@@ -187,7 +185,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 // Waits for a tool's promise, or rejects as soon as the run aborts or (with a time limit) the call times out.
 function raceCall(returned: PromiseLike<unknown>, abort: RunAbort, callSignal: AbortSignal | undefined): Promise<unknown> {
   const pending = Promise.resolve(returned);
-  if (!callSignal) return abort.race(pending, () => abort.signal.reason as Error);
+  if (!callSignal) return abort.race(pending, () => abort.reason as Error);
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(callSignal.reason as Error);
     if (callSignal.aborted) return onAbort();
@@ -201,9 +199,14 @@ class CallContext implements ToolContext {
   constructor(
     private readonly tool: Tool,
     private readonly runState: State,
-    readonly signal: AbortSignal,
+    // The call's own signal (with a time limit), else the run's, read only if the tool asks for it.
+    private readonly signalSource: AbortSignal | RunAbort,
     readonly toolCall: ToolCall,
   ) {}
+
+  get signal(): AbortSignal {
+    return this.signalSource instanceof AbortSignal ? this.signalSource : this.signalSource.signal;
+  }
 
   get state(): State {
     if (!this.tool.usesState) {
