@@ -25,8 +25,10 @@ export type StateJSON = { [key: string]: JsonValue };
 
 const normalizedSchemas = new WeakMap<object, ReadonlyMap<string, NormalizedStateKey>>();
 
+let withoutSchema: ReadonlyMap<string, NormalizedStateKey> | undefined;
+
 function normalizedFor(schema: StateSchema | undefined): ReadonlyMap<string, NormalizedStateKey> {
-  if (schema === undefined) return normalizeStateSchema(undefined);
+  if (schema === undefined) return (withoutSchema ??= normalizeStateSchema(undefined));
   let keys = normalizedSchemas.get(schema);
   if (!keys) {
     keys = normalizeStateSchema(schema);
