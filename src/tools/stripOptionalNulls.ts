@@ -17,7 +17,7 @@ export function stripOptionalNulls(value: unknown, schema: JsonSchema, root: Jso
   }
   const branch = objectBranch(s, root);
   if (!branch?.properties) return value;
-  const required = new Set(branch.required ?? []);
+  const required = requiredOf(branch);
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     const propSchema = Object.hasOwn(branch.properties, key) ? branch.properties[key] : undefined;
@@ -30,6 +30,15 @@ export function stripOptionalNulls(value: unknown, schema: JsonSchema, root: Jso
     }
   }
   return out;
+}
+
+// The required names of an object schema, as a Set made once per schema (schemas do not change).
+const requiredSets = new WeakMap<JsonSchema, ReadonlySet<string>>();
+
+function requiredOf(schema: JsonSchema): ReadonlySet<string> {
+  let required = requiredSets.get(schema);
+  if (!required) requiredSets.set(schema, (required = new Set(schema.required ?? [])));
+  return required;
 }
 
 // For `X | null` written as anyOf, the object branch is the one to follow.
