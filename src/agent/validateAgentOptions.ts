@@ -1,7 +1,7 @@
-import { z } from "zod";
 import { ConfigurationError } from "../errors";
 import type { NormalizedStateKey } from "../state/stateSchema";
 import type { ZodSchema } from "../state/zodIntrospection";
+import { zod } from "../util/lazyZod";
 import { typeOf } from "../tools/injectedParameters";
 import type { JsonSchema } from "../tools/jsonSchema";
 import { type Tool, toolInternals } from "../tools/tool";
@@ -87,7 +87,7 @@ function typeMismatch(stateType: ZodSchema, parameter: JsonSchema | undefined): 
   if (!parameter) return undefined;
   let stateSchema: JsonSchema;
   try {
-    stateSchema = z.toJSONSchema(stateType, { io: "output", unrepresentable: "any" }) as JsonSchema;
+    stateSchema = zod().toJSONSchema(stateType, { io: "output", unrepresentable: "any" }) as JsonSchema;
   } catch {
     return undefined;
   }

@@ -1,9 +1,10 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { ConfigurationError } from "../errors";
 import { cloneValue } from "../util/cloneValue";
 import { describeKind } from "../util/describeValue";
 import { formatPath } from "../util/formatPath";
 import { registerImmutable } from "../util/immutable";
+import { zod } from "../util/lazyZod";
 import { isPlainObject } from "../util/isPlainObject";
 import { jsonCopy } from "../util/jsonCopy";
 import { nestingDepthExceeds } from "../util/jsonShape";
@@ -69,29 +70,35 @@ export interface ChatMessageJSON {
   >;
 }
 
-// z.record drops a `__proto__` key; a plain-object check keeps the object (copied later) as it is.
-const jsonObject = z.custom<Record<string, unknown>>(isPlainObject, { message: "Invalid input: expected an object" });
+// The zod form of the JSON form, made on the first fromJSON (see lazyZod).
+let jsonSchemas: ReturnType<typeof buildJsonSchemas> | undefined;
 
-const toolCallJsonSchema = z.object({
-  tool_name: z.string(),
-  arguments: z.union([jsonObject, z.string()]),
-  id: z.string().nullable().optional(),
-});
+function buildJsonSchemas(z: typeof import("zod").z) {
+  // z.record drops a `__proto__` key; a plain-object check keeps the object (copied later) as it is.
+  const jsonObject = z.custom<Record<string, unknown>>(isPlainObject, { message: "Invalid input: expected an object" });
+  const toolCall = z.object({
+    tool_name: z.string(),
+    arguments: z.union([jsonObject, z.string()]),
+    id: z.string().nullable().optional(),
+  });
+  const message = z.object({
+    role: z.enum(["system", "user", "assistant", "tool"]),
+    meta: jsonObject.optional(),
+    name: z.string().nullable().optional(),
+    content: z.array(
+      z.union([
+        z.object({ text: z.string() }),
+        z.object({ tool_call: toolCall }),
+        z.object({
+          tool_call_result: z.object({ result: z.string(), origin: toolCall, error: z.boolean() }),
+        }),
+      ]),
+    ),
+  });
+  return { toolCall, message };
+}
 
-const chatMessageJsonSchema = z.object({
-  role: z.enum(["system", "user", "assistant", "tool"]),
-  meta: jsonObject.optional(),
-  name: z.string().nullable().optional(),
-  content: z.array(
-    z.union([
-      z.object({ text: z.string() }),
-      z.object({ tool_call: toolCallJsonSchema }),
-      z.object({
-        tool_call_result: z.object({ result: z.string(), origin: toolCallJsonSchema, error: z.boolean() }),
-      }),
-    ]),
-  ),
-});
+type ToolCallJsonInput = z.infer<ReturnType<typeof buildJsonSchemas>["toolCall"]>;
 
 /**
  * One message of a conversation. Messages are immutable: build them with the static constructors
@@ -144,7 +151,7 @@ export class ChatMessage {
 
   /** Rebuilds a message from its JSON form (`toJSON()`, or a Haystack ChatMessage dict). */
   static fromJSON(json: unknown): ChatMessage {
-    const parsed = chatMessageJsonSchema.safeParse(json);
+    const parsed = (jsonSchemas ??= buildJsonSchemas(zod())).message.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new ConfigurationError(
@@ -269,7 +276,7 @@ function toolCallToJSON(call: ToolCall): ToolCallJSON {
   return { tool_name: call.toolName, arguments: args, id: call.id ?? null };
 }
 
-function toolCallFromJSON(json: z.infer<typeof toolCallJsonSchema>): ToolCall {
+function toolCallFromJSON(json: ToolCallJsonInput): ToolCall {
   return json.id == null ? { toolName: json.tool_name, arguments: json.arguments } : { id: json.id, toolName: json.tool_name, arguments: json.arguments };
 }
 

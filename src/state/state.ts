@@ -8,7 +8,6 @@ import { fromJsonValue, type JsonValue, toJsonValue } from "./jsonCodec";
 import { ChatMessage } from "../chat/chatMessage";
 import { type MergeHandler, mergeLists } from "./mergeHandlers";
 import {
-  messagesKeySchema,
   type NormalizedStateKey,
   normalizeStateSchema,
   type StateInitialValues,
@@ -157,7 +156,7 @@ export class State<S extends StateSchema = any> { // eslint-disable-line @typesc
   #appendMessages(messages: readonly ChatMessage[]): void {
     const entry = this.#entry("messages");
     const current = this.#values.get("messages");
-    if (entry.type === messagesKeySchema.type && entry.handler === mergeLists && (current === undefined || Array.isArray(current)) && messages.every((m) => m instanceof ChatMessage)) {
+    if (entry.builtInMessages && entry.handler === mergeLists && (current === undefined || Array.isArray(current)) && messages.every((m) => m instanceof ChatMessage)) {
       if (current === undefined) this.#values.set("messages", [...messages]);
       else for (const message of messages) current.push(message);
       return;

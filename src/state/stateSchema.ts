@@ -1,7 +1,8 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { ChatMessage } from "../chat/chatMessage";
 import { ConfigurationError } from "../errors";
 import { describeKind } from "../util/describeValue";
+import { zod } from "../util/lazyZod";
 import { type MergeHandler, mergeLists, replaceValues } from "./mergeHandlers";
 import { appendableElement, isZodArray, isZodSchema, type ZodSchema, unwrapZod, zodDef, zodVersionProblem } from "./zodIntrospection";
 
@@ -25,13 +26,42 @@ export interface StateKeySchema<T extends ZodSchema = ZodSchema> {
  */
 export type StateSchema = { [key: string]: StateKeySchema<any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- each key keeps its own zod type
 
-/** The zod schema of a `ChatMessage` value; use it in your own state keys that hold messages. */
-export const chatMessageSchema = z.custom<ChatMessage>((value) => value instanceof ChatMessage, {
-  message: "expected a ChatMessage (build one with ChatMessage.fromUser and friends)",
-});
+let chatMessageType: z.ZodCustom<ChatMessage, ChatMessage> | undefined;
+let messagesType: z.ZodArray<z.ZodCustom<ChatMessage, ChatMessage>> | undefined;
 
-/** The `messages` key every State has. */
-export const messagesKeySchema = { type: z.array(chatMessageSchema), handler: mergeLists } satisfies StateKeySchema;
+/** `chatMessageSchema`, made on first use (see lazyZod). */
+export function chatMessageSchemaOf(): z.ZodCustom<ChatMessage, ChatMessage> {
+  return (chatMessageType ??= zod().custom<ChatMessage>((value) => value instanceof ChatMessage, {
+    message: "expected a ChatMessage (build one with ChatMessage.fromUser and friends)",
+  }));
+}
+
+/**
+ * The zod schema of a `ChatMessage` value; use it in your own state keys that hold messages. Made
+ * the first time it is read, so that importing toolwright does not load zod (an ES module that
+ * imports toolwright reads every export at import, and so loads zod then).
+ */
+export declare const chatMessageSchema: z.ZodCustom<ChatMessage, ChatMessage>;
+Object.defineProperty(exports, "chatMessageSchema", { enumerable: true, get: chatMessageSchemaOf });
+
+/**
+ * The `messages` key every State has: a list of ChatMessage merged with `handler` (default
+ * `mergeLists`). Its zod type is made when something needs it (a checked write, a snapshot); the
+ * run's own appends of ChatMessages need none (see `State#appendMessages`).
+ */
+function messagesKey(handler: MergeHandler | undefined): NormalizedStateKey {
+  return {
+    key: "messages",
+    get type() {
+      return (messagesType ??= zod().array(chatMessageSchemaOf()));
+    },
+    handler: handler ?? mergeLists,
+    get appendElement() {
+      return chatMessageSchemaOf();
+    },
+    builtInMessages: true,
+  };
+}
 
 /** The keys of a state schema, `messages` included. */
 export type StateKey<S extends StateSchema> = (keyof S & string) | "messages";
@@ -62,6 +92,8 @@ export interface NormalizedStateKey {
   readonly handler: MergeHandler;
   /** Element schema when writes through `mergeLists` can be validated item by item. */
   readonly appendElement: ZodSchema | undefined;
+  /** True for the built-in `messages` key (a list of ChatMessage). */
+  readonly builtInMessages?: true;
 }
 
 /**
@@ -101,12 +133,12 @@ export function normalizeStateSchema(schema: StateSchema | undefined): ReadonlyM
           `State key 'messages' is reserved for the conversation and must be a list of ChatMessage; leave it out of stateSchema or declare it as { type: z.array(chatMessageSchema) }.`,
         );
       }
-      keys.set(key, normalizeKey(key, { type: messagesKeySchema.type, handler: entry.handler }));
+      keys.set(key, messagesKey(entry.handler));
       continue;
     }
     keys.set(key, normalizeKey(key, entry));
   }
-  if (!keys.has("messages")) keys.set("messages", normalizeKey("messages", messagesKeySchema));
+  if (!keys.has("messages")) keys.set("messages", messagesKey(undefined));
   return keys;
 }
 

@@ -1,9 +1,10 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { ToolCall } from "../chat/chatMessage";
 import { ConfigurationError } from "../errors";
 import type { State } from "../state/state";
 import type { StateSchema } from "../state/stateSchema";
 import { isZodSchema, zodDef, zodVersionProblem } from "../state/zodIntrospection";
+import { zod } from "../util/lazyZod";
 import { deepFreeze } from "../util/deepFreeze";
 import { describeKind } from "../util/describeValue";
 import { jsonCopy } from "../util/jsonCopy";
@@ -175,7 +176,7 @@ function checkInjectedNames(subject: string, injected: Set<string>, properties: 
 
 function jsonSchemaOfZod(subject: string, schema: z.ZodObject): JsonSchema {
   try {
-    const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { target: "draft-2020-12", io: "input", unrepresentable: "any" }) as JsonSchema;
+    const { $schema: _ignored, ...json } = zod().toJSONSchema(schema, { target: "draft-2020-12", io: "input", unrepresentable: "any" }) as JsonSchema;
     return json;
   } catch (error) {
     throw new ConfigurationError(subject, `${subject} has zod parameters with no JSON Schema form: ${(error as Error).message}.`, { cause: error });
