@@ -51,7 +51,7 @@ build_app() { # kind, the other moduleResolution to type-check with ("module mod
   (cd "$app" && npx --no -- tsc -p tsconfig.json) || fail "$kind: tsc"
   (cd "$app" && npx --no -- tsc -p tsconfig.json --noEmit --module "${other% *}" --moduleResolution "${other#* }") || fail "$kind: tsc with --moduleResolution ${other#* }"
   (cd "$app" && node dist/main.js) >"$app/output.txt" 2>&1 || { cat "$app/output.txt" >&2; fail "$kind: node dist/main.js exited non-zero"; }
-  expect_output "$app/output.txt" 'answer: Done: {"item":"cake","totalCents":775}' "totalCents: 775"
+  expect_output "$app/output.txt" 'answer: Done: {"item":"cake","totalCents":775}' "totalCents: 775" "chatMessageSchema accepts a message: true"
 }
 
 build_app cjs "node16 node16" "$openai"

@@ -1,5 +1,5 @@
 import "./tools.generated.js";
-import { Agent, ChatMessage } from "toolwright";
+import { Agent, ChatMessage, chatMessageSchema } from "toolwright";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
 import { CartTools, cartState } from "./cartTools.js";
 
@@ -14,6 +14,8 @@ async function main(): Promise<void> {
   const result = await agent.run({ messages: [ChatMessage.fromUser("Tea and cake, please.")], totalCents: 0 });
   console.log(`answer: ${result.lastMessage.text}`);
   console.log(`totalCents: ${result.totalCents}`);
+  // A getter export (zod is loaded when it is first read): it must work as a named import too.
+  console.log(`chatMessageSchema accepts a message: ${chatMessageSchema.safeParse(ChatMessage.fromUser("hi")).success}`);
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,40 @@
+import { execFileSync } from "node:child_process";
+import * as path from "node:path";
+
+const root = path.join(__dirname, "..", "..");
+
+// Runs a script in a fresh Node process from the repository root (where `toolwright` resolves to the
+// built package) and returns the packages it had loaded at the end, one per line.
+function loadedPackages(script: string): string[] {
+  const report = `
+    const seen = new Set();
+    for (const file of Object.keys(require.cache)) { const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(file); if (m) seen.add(m[1]); }
+    console.log([...seen].sort().join("\\n"));`;
+  const out = execFileSync(process.execPath, ["-e", `(async () => { ${script} ${report} })().catch((e) => { console.error(e); process.exit(1); });`], { cwd: root, encoding: "utf8" });
+  return out.trim().split("\n").filter(Boolean);
+}
+
+describe("what importing and running toolwright loads (issue #11)", () => {
+  it("loads neither zod nor ajv on import", () => {
+    expect(loadedPackages(`require("toolwright");`)).toEqual(["reflect-metadata"]);
+  });
+
+  it("runs an agent whose state schema and tools use no zod without loading zod; ajv loads at the first tool call", () => {
+    const script = `
+      const { Agent, ChatMessage, Tool } = require("toolwright");
+      const { ScriptedChatGenerator, toolCallReply } = require("toolwright/testing");
+      const add = new Tool({ name: "add", description: "Add.", parameters: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] }, function: ({ a, b }) => a + b });
+      const model = new ScriptedChatGenerator([toolCallReply(["add", { a: 1, b: 2 }]), (request) => ChatMessage.fromAssistant(request.messages.at(-1).toolCallResult.result)]);
+      const result = await new Agent({ chatGenerator: model, tools: [add] }).run({ messages: [ChatMessage.fromUser("1 + 2?")] });
+      if (result.lastMessage.text !== "3") throw new Error("unexpected answer " + result.lastMessage.text);`;
+
+    const loaded = loadedPackages(script);
+
+    expect(loaded).not.toContain("zod");
+    expect(loaded).toContain("ajv");
+  });
+
+  it("loads zod when chatMessageSchema is first read", () => {
+    expect(loadedPackages(`const { chatMessageSchema } = require("toolwright"); if (typeof chatMessageSchema.safeParse !== "function") throw new Error("not a zod schema");`)).toContain("zod");
+  });
+});
