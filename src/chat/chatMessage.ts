@@ -119,7 +119,7 @@ export class ChatMessage {
   private constructor(role: ChatRole, content: ChatMessageContent[], options: ChatMessageOptions = {}) {
     this.role = role;
     this.content = Object.freeze(content);
-    this.meta = options.meta === undefined ? emptyMeta : frozenCopy(checkDepth(options.meta, "meta"));
+    this.meta = options.meta === undefined ? emptyMeta : frozenCopy(checkDepth(options.meta, () => "meta"));
     this.name = options.name;
     Object.freeze(this);
   }
@@ -261,7 +261,7 @@ function freezeToolCall(call: ToolCall): ToolCall {
   if (typeof shape?.toolName !== "string" || !(shape.id === undefined || typeof shape.id === "string") || !argsOk) {
     throw new ConfigurationError("ChatMessage", `ChatMessage received a tool call that is not { id?: string, toolName: string, arguments: object or JSON text }, got ${describeKind(call)}.`);
   }
-  if (typeof call.arguments !== "string") checkDepth(call.arguments, `the arguments of tool call '${String(call.toolName).slice(0, limits.maxEchoedNameLength)}'`);
+  if (typeof call.arguments !== "string") checkDepth(call.arguments, () => `the arguments of tool call '${String(call.toolName).slice(0, limits.maxEchoedNameLength)}'`);
   // Always a copy of our own: the mark goes on before freezing.
   return Object.freeze(CheckedToolCall.mark(copyToolCall(call)));
 }
@@ -294,11 +294,11 @@ function frozenCopy<T>(value: T): T {
 }
 
 // Copies and JSON forms walk these values recursively; the limit keeps that far from the stack's end.
-function checkDepth<T>(value: T, what: string): T {
+function checkDepth<T>(value: T, what: () => string): T {
   if (nestingDepthExceeds(value, limits.maxArgumentDepth)) {
     throw new ConfigurationError(
       "ChatMessage",
-      `ChatMessage received ${what} nested deeper than ${limits.maxArgumentDepth} levels, the limit; a chat generator should pass such tool-call arguments as their raw JSON text, which the tool-calling step answers with an error the model can act on.`,
+      `ChatMessage received ${what()} nested deeper than ${limits.maxArgumentDepth} levels, the limit; a chat generator should pass such tool-call arguments as their raw JSON text, which the tool-calling step answers with an error the model can act on.`,
     );
   }
   return value;

@@ -18,5 +18,7 @@ export function toolResultText(result: unknown, config: OutputsToString | undefi
     return value;
   }
   if (typeof value === "string") return value;
+  // Most results are strings or numbers: no walk for a finite number, a boolean or null.
+  if ((typeof value === "number" && Number.isFinite(value)) || typeof value === "boolean" || value === null) return JSON.stringify(value);
   return JSON.stringify(value === undefined ? null : toJsonValue(value, [], "return plain data, or give the tool an outputsToString handler"));
 }
