@@ -17,6 +17,10 @@ const positionalKey = /^#\d+$/;
  * `#<position>`. Keys are unique within a step, so a decision applies to exactly one call.
  */
 export function callKeys(calls: readonly ToolCall[]): string[] {
+  if (calls.length === 1) {
+    const id = calls[0]!.id;
+    return [id && !positionalKey.test(id) ? id : "#0"];
+  }
   const counts = new Map<string, number>();
   for (const call of calls) if (call.id) counts.set(call.id, (counts.get(call.id) ?? 0) + 1);
   return calls.map((call, i) => (call.id && counts.get(call.id) === 1 && !positionalKey.test(call.id) ? call.id : `#${i}`));

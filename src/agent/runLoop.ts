@@ -200,7 +200,8 @@ function checkReplies(replies: unknown, stepIndex: number): ChatMessage[] {
   if (!Array.isArray(replies)) {
     throw new ChatGeneratorError(`The chat generator answered step ${stepIndex + 1} without a replies array (got ${describeKind(replies)}); a ChatGenerator must resolve to { replies: ChatMessage[] }.`);
   }
-  for (const [i, reply] of replies.entries()) {
+  for (let i = 0; i < replies.length; i++) {
+    const reply: unknown = replies[i];
     if (!(reply instanceof ChatMessage)) {
       throw new ChatGeneratorError(`The chat generator answered step ${stepIndex + 1} with ${describeKind(reply)} at replies[${i}]; replies must be ChatMessage objects.`);
     }

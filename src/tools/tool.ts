@@ -64,6 +64,9 @@ interface ToolInternals {
   readonly injected: ReadonlyMap<string, InjectedParameter>;
   /** `inputsFromState` as [state key, parameter] pairs (empty for most tools: the call path skips injection). */
   readonly inputsFromState: ReadonlyArray<readonly [string, string]>;
+  /** The state keys `inputsFromState` reads and `outputsToState` writes (for ordering a step's calls). */
+  readonly readsKeys: readonly string[];
+  readonly writesKeys: readonly string[];
 }
 
 /** Checks a tool name against the provider rule; returns the problem, or undefined. */
@@ -126,7 +129,14 @@ export class Tool<P extends ToolParameters = ToolParameters> {
     this.strictCompatibility = strictCompatibility(modelSchema);
     this.source = options.source;
     const fn = options.function as (args: Record<string, unknown>, context: ToolContext) => unknown;
-    internals.set(this, { validator, run: fn, injected, inputsFromState: Object.entries(inputsFromState) });
+    internals.set(this, {
+      validator,
+      run: fn,
+      injected,
+      inputsFromState: Object.entries(inputsFromState),
+      readsKeys: Object.keys(inputsFromState),
+      writesKeys: Object.keys(this.outputsToState),
+    });
     Object.freeze(this);
   }
 }
