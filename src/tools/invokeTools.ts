@@ -228,14 +228,15 @@ function dependencies(tools: ReadonlyArray<Tool | undefined>): Array<number | un
   let lastWholeState: number | undefined;
   return tools.map((tool, index) => {
     if (!tool) return undefined;
+    const { readsKeys, writesKeys } = toolInternals(tool);
     let dependency = tool.usesState ? lastCall : lastWholeState;
     if (!tool.usesState) {
-      for (const key of Object.keys(tool.inputsFromState)) {
+      for (const key of readsKeys) {
         const writer = lastWriter.get(key);
         if (writer !== undefined && (dependency === undefined || writer > dependency)) dependency = writer;
       }
     }
-    for (const key of Object.keys(tool.outputsToState)) lastWriter.set(key, index);
+    for (const key of writesKeys) lastWriter.set(key, index);
     if (tool.usesState) lastWholeState = index;
     lastCall = index;
     return dependency;
