@@ -12,10 +12,10 @@ const targets = { perCall: 5, growth: 0.2, startupWallMs: 60, startupRssMiB: 10 
 
 const child = path.join(__dirname, "child.js");
 
-async function loopFigure(args: string[]): Promise<number> {
+async function loopFigure(args: string[], nodeArgs: readonly string[] = []): Promise<number> {
   const perProcess: number[] = [];
   for (let i = 0; i < processes; i++) {
-    const run = await runCommand({ label: `peer ${args.join(" ")}`, script: child, args, cwd: __dirname, nodeArgs: ["--expose-gc"] });
+    const run = await runCommand({ label: `peer ${args.join(" ")}`, script: child, args, cwd: __dirname, nodeArgs: ["--expose-gc", ...nodeArgs] });
     const { usPerCall } = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { usPerCall: number[] };
     perProcess.push(median(usPerCall));
   }
@@ -49,6 +49,12 @@ export async function benchPeer(log: (line: string) => void = console.log): Prom
   const last = perCall.get(sequentialSteps.at(-1)!)!.toolwright;
   const growth = last / first - 1;
   log(`peer W1, growth ${sequentialSteps[0]} → ${sequentialSteps.at(-1)} steps: ${fmt(first, 2)} → ${fmt(last, 2)} µs per call = ${growth >= 0 ? "+" : ""}${fmt(growth * 100, 0)} % (target within ±${targets.growth * 100} %: ${met(Math.abs(growth) <= targets.growth)})`);
+  // The same workload with V8's optimising tiers off: how much code a call runs, a figure that moves
+  // by a few per cent between runs where the fresh-process ones move by tens (informative).
+  const interpreted = ["--no-opt", "--no-sparkplug"];
+  const bareWork = await loopFigure(["sequential", "100", "bare"], interpreted);
+  const toolwrightWork = await loopFigure(["sequential", "100", "toolwright"], interpreted);
+  log(`peer W1, 100 sequential steps, interpreter only (--no-opt --no-sparkplug): toolwright ${fmt(toolwrightWork, 2)} µs per tool call, bare loop ${fmt(bareWork, 2)} µs = ${fmt(toolwrightWork / bareWork, 1)}× (informative: the work per call)`);
   const bareParallel = await loopFigure(["parallel", "bare"]);
   const toolwrightParallel = await loopFigure(["parallel", "toolwright"]);
   const parallelRatio = toolwrightParallel / bareParallel;
