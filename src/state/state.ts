@@ -156,7 +156,7 @@ export class State<S extends StateSchema = any> { // eslint-disable-line @typesc
   #appendMessages(messages: readonly ChatMessage[]): void {
     const entry = this.#entry("messages");
     const current = this.#values.get("messages");
-    if (entry.builtInMessages && entry.handler === mergeLists && (current === undefined || Array.isArray(current)) && messages.every((m) => m instanceof ChatMessage)) {
+    if (entry.builtInMessages && entry.handler === mergeLists && (current === undefined || Array.isArray(current)) && allChatMessages(messages)) {
       if (current === undefined) this.#values.set("messages", [...messages]);
       else for (const message of messages) current.push(message);
       return;
@@ -175,6 +175,11 @@ export class State<S extends StateSchema = any> { // eslint-disable-line @typesc
     if (!entry) throw new StateKeyError(key, [...this.#keys.keys()]);
     return entry;
   }
+}
+
+function allChatMessages(messages: readonly unknown[]): boolean {
+  for (let i = 0; i < messages.length; i++) if (!(messages[i] instanceof ChatMessage)) return false;
+  return true;
 }
 
 /** Appends the run's new messages to the history (see `State#appendMessages`). For the runtime's own use. */

@@ -102,9 +102,10 @@ export function screenArguments(args: unknown): ArgumentProblem | undefined {
  */
 export function jsonSchemaValidator(schema: JsonSchema, subject: string, origin: SchemaOrigin = "user"): ArgumentValidator {
   const compiled = lazyValidator(schema, origin, subject);
+  let ready: ValidateFunction | undefined;
   return {
     validate(args) {
-      const validate = compiled();
+      const validate = (ready ??= compiled());
       const screened = screenArguments(args);
       if (screened) return { ok: false, problems: [screened] };
       const value = stripOptionalNulls(args, schema) as Record<string, unknown>;

@@ -17,6 +17,8 @@ export function stripOptionalNulls(value: unknown, schema: JsonSchema, root: Jso
   }
   const branch = objectBranch(s, root);
   if (!branch?.properties) return value;
+  // Most arguments are flat and have no null: a copy is all they need.
+  if (isFlatWithoutNull(value)) return { ...value };
   const required = requiredOf(branch);
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
@@ -30,6 +32,15 @@ export function stripOptionalNulls(value: unknown, schema: JsonSchema, root: Jso
     }
   }
   return out;
+}
+
+// True when no property value is null, an object or an array (spreading keeps a `__proto__` key as own data).
+function isFlatWithoutNull(value: object): boolean {
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item === null || typeof item === "object") return false;
+  }
+  return true;
 }
 
 // The required names of an object schema, as a Set made once per schema (schemas do not change).
