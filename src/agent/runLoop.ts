@@ -1,4 +1,4 @@
-import type { ChatGenerator, ToolSpec } from "../chat/chatGenerator";
+import type { ChatGenerator, ChatGeneratorRequest, ToolSpec } from "../chat/chatGenerator";
 import { ChatMessage, type ToolCall } from "../chat/chatMessage";
 import type { StreamingCallback } from "../chat/streaming";
 import { ChatGeneratorError, describeError, SnapshotError } from "../errors";
@@ -182,16 +182,13 @@ async function callModel(context: RunContext, stepIndex: number): Promise<ChatMe
   const { abort, state } = context;
   if (abort.aborted) throw abort.abortError();
   // A frozen copy: a generator that pushes to or truncates it cannot change the run's history.
-  const request = {
+  const request: { -readonly [K in keyof ChatGeneratorRequest]: ChatGeneratorRequest[K] } = {
     messages: Object.freeze((peekStateValue(state, "messages") as ChatMessage[]).slice()),
     tools: context.toolSpecs,
-    ...(context.generationKwargs && { generationKwargs: context.generationKwargs }),
-    ...(context.streamingCallback && { streamingCallback: context.streamingCallback }),
-    // Read only if the generator looks: the run's AbortController is made on first read.
-    get signal() {
-      return abort.signal;
-    },
+    signal: abort.signal,
   };
+  if (context.generationKwargs) request.generationKwargs = context.generationKwargs;
+  if (context.streamingCallback) request.streamingCallback = context.streamingCallback;
   const response = await abort.race(context.chatGenerator.run(request), () => abort.abortError());
   return checkReplies(response?.replies, stepIndex);
 }

@@ -8,10 +8,10 @@ import { abortErrorFrom } from "./abort";
  * trivial tool call, and a controller per step gives every step's signal its own hidden class.
  *
  * The run's `signal` — what the chat generator and tools get — comes from an AbortController made
- * the first time someone reads it (creating one costs more than a whole warm tool call, and a
- * scripted model or a synchronous tool never looks). It aborts with the caller's reason when the
- * caller's signal aborts, or with the reason given to `abort` (a step that throws stops the calls
- * still running, and the run ends with that error).
+ * the first time it is read (the first model request carries it; a run refused before that makes
+ * none). It aborts with the caller's reason when the caller's signal aborts, or with the reason
+ * given to `abort` (a step that throws stops the calls still running, and the run ends with that
+ * error). The run's own checks read `aborted`, which needs no controller.
  */
 export class RunAbort {
   #controller: AbortController | undefined;
