@@ -4,7 +4,7 @@ import type { StreamingCallback } from "../chat/streaming";
 import { ChatGeneratorError, describeError, SnapshotError } from "../errors";
 import type { ConfirmationDecision, ConfirmationStrategy, PendingConfirmation } from "../hitl/confirmationTypes";
 import { appendMessages, peekStateValue, type State, type StateJSON } from "../state/state";
-import { invokeTools } from "../tools/invokeTools";
+import { invokeTools, type InvokeToolsOptions } from "../tools/invokeTools";
 import type { Tool } from "../tools/tool";
 import type { RunAbort } from "../util/runAbort";
 import { describeKind } from "../util/describeValue";
@@ -61,20 +61,27 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
   let next = start.next;
   let toolStep = start.toolStep;
   let resuming = start.resumed;
-  // Throws SnapshotError when a state value has no JSON form.
-  const snapshot = (at: RunPosition["next"], step?: RunPosition["toolStep"]): AgentSnapshot =>
-    context.sealSnapshot(snapshotFromPosition(stateJSON(state), { stepCount, visits: { chatGenerator: modelVisits, tools: new Map(toolVisits) }, next: at, ...(step && { toolStep: step }) }));
+  // What every tool step passes to invokeTools, built once per run.
+  const toolOptions: InvokeToolsOptions = {
+    tools: context.tools,
+    state,
+    abort: context.abort,
+    concurrency: context.toolConcurrency,
+    raiseOnFailure: context.raiseOnToolInvocationFailure,
+    timeoutMs: context.toolTimeoutMs,
+    streamingCallback: context.streamingCallback,
+  };
 
   for (;;) {
     if (next === "chat_generator") {
       if (stepCount >= context.maxAgentSteps) return { exitReason: "max_agent_steps", stepCount };
-      if (!resuming && firesAtModel(context.breakpoint, modelVisits)) throw new BreakpointError(context.breakpoint!, snapshot("chat_generator"));
+      if (!resuming && firesAtModel(context.breakpoint, modelVisits)) throw new BreakpointError(context.breakpoint!, positionSnapshot(context, stepCount, modelVisits, toolVisits, "chat_generator", undefined));
       resuming = false;
       let replies: ChatMessage[];
       try {
         replies = await callModel(context, stepCount);
       } catch (error) {
-        attachSnapshot(error, () => snapshot("chat_generator"));
+        attachSnapshot(error, snapshotLater(context, stepCount, modelVisits, toolVisits, "chat_generator", undefined));
         throw error;
       }
       modelVisits += 1;
@@ -86,7 +93,7 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
         continue;
       }
       next = "tool";
-      toolStep = { replies: replies.length, decisions: new Map(), pending: [] };
+      toolStep = { replies: replies.length, decisions: noDecisions, pending: noPending };
       continue;
     }
 
@@ -95,15 +102,15 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
     const keys = callKeys(calls);
     const names = new Set<string>();
     for (const call of calls) if (context.tools.has(call.toolName)) names.add(call.toolName);
-    if (!resuming && firesAtTools(context.breakpoint, names, toolVisits)) throw new BreakpointError(context.breakpoint!, snapshot("tool", step));
+    if (!resuming && firesAtTools(context.breakpoint, names, toolVisits)) throw new BreakpointError(context.breakpoint!, positionSnapshot(context, stepCount, modelVisits, toolVisits, "tool", step));
     resuming = false;
     // Without confirmation strategies there is nothing to ask: no await on the common path.
     const decided = context.confirmationStrategies ? await decideCalls(calls, keys, context, step.decisions) : { decisions: step.decisions, pending: noPending };
     if (decided.pending.length > 0) {
-      const paused = snapshot("tool", { replies: step.replies, decisions: decided.decisions, pending: decided.pending });
+      const paused = positionSnapshot(context, stepCount, modelVisits, toolVisits, "tool", { replies: step.replies, decisions: decided.decisions, pending: decided.pending });
       return { exitReason: "confirmation_required", stepCount, pending: decided.pending, snapshot: paused };
     }
-    const beforeTools = context.raiseOnToolInvocationFailure ? attempt(() => snapshot("tool", { replies: step.replies, decisions: decided.decisions, pending: [] })) : undefined;
+    const beforeTools = context.raiseOnToolInvocationFailure ? snapshotNow(context, stepCount, modelVisits, toolVisits, "tool", { replies: step.replies, decisions: decided.decisions, pending: noPending }) : undefined;
     for (const name of names) toolVisits.set(name, (toolVisits.get(name) ?? 0) + 1);
     toolVisits.set("*", (toolVisits.get("*") ?? 0) + 1);
     let byIndex: Map<number, ConfirmationDecision> | undefined;
@@ -116,16 +123,7 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
     }
     let outcomes;
     try {
-      outcomes = await invokeTools(calls, {
-        tools: context.tools,
-        state,
-        abort: context.abort,
-        concurrency: context.toolConcurrency,
-        raiseOnFailure: context.raiseOnToolInvocationFailure,
-        timeoutMs: context.toolTimeoutMs,
-        streamingCallback: context.streamingCallback,
-        ...(byIndex && { decisions: byIndex }),
-      });
+      outcomes = await invokeTools(calls, byIndex ? { ...toolOptions, decisions: byIndex } : toolOptions);
     } catch (error) {
       if (beforeTools) attachSnapshot(error, beforeTools);
       throw error;
@@ -141,6 +139,20 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
 }
 
 const noPending: readonly PendingConfirmation[] = Object.freeze([]);
+// A fresh tool step's decisions: none. Shared, since nothing adds to it (decideCalls copies).
+const noDecisions: ReadonlyMap<string, ConfirmationDecision> = new Map();
+
+function positionSnapshot(
+  context: RunContext,
+  stepCount: number,
+  modelVisits: number,
+  toolVisits: ReadonlyMap<string, number>,
+  at: RunPosition["next"],
+  step: RunPosition["toolStep"] | undefined,
+): AgentSnapshot {
+  const position: RunPosition = { stepCount, visits: { chatGenerator: modelVisits, tools: new Map(toolVisits) }, next: at, ...(step && { toolStep: step }) };
+  return context.sealSnapshot(snapshotFromPosition(stateJSON(context.state), position));
+}
 
 function hasToolCalls(message: ChatMessage): boolean {
   for (const part of message.content) if (part.type === "toolCall") return true;
@@ -166,10 +178,15 @@ function stateJSON(state: State): StateJSON {
   }
 }
 
+// A snapshot of the position, built when asked for (on a failure, which may never come).
+function snapshotLater(...position: Parameters<typeof positionSnapshot>): () => AgentSnapshot {
+  return () => positionSnapshot(...position);
+}
+
 // Builds a snapshot now and hands out the outcome later: the snapshot, or the error building it.
-function attempt(build: () => AgentSnapshot): () => AgentSnapshot {
+function snapshotNow(...position: Parameters<typeof positionSnapshot>): () => AgentSnapshot {
   try {
-    const made = build();
+    const made = positionSnapshot(...position);
     return () => made;
   } catch (error) {
     return () => {
