@@ -7,31 +7,6 @@ export function abortErrorFrom(signal: AbortSignal): Error {
   return new AbortError("The agent run was aborted.", { cause: reason });
 }
 
-/**
- * Settles with `promise`, or rejects as soon as `signal` aborts (with `onAbort()`), whichever
- * comes first. The losing promise is left to settle on its own and its outcome is ignored.
- */
-export function raceWithSignal<T>(promise: Promise<T>, signal: AbortSignal, onAbort: () => Error): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => undefined);
-    return Promise.reject(onAbort());
-  }
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(onAbort());
-    signal.addEventListener("abort", abort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", abort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", abort);
-        reject(error);
-      },
-    );
-  });
-}
-
 /** An AbortController that also aborts (with the same reason) when `parent` aborts; `dispose()` unlinks it. */
 export interface LinkedAbort {
   readonly signal: AbortSignal;
