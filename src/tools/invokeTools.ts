@@ -228,10 +228,10 @@ function dependencies(tools: ReadonlyArray<Tool | undefined>): Array<number | un
   let lastWholeState: number | undefined;
   return tools.map((tool, index) => {
     if (!tool) return undefined;
-    const { readsKeys, writesKeys } = toolInternals(tool);
+    const { inputsFromState, writesKeys } = toolInternals(tool);
     let dependency = tool.usesState ? lastCall : lastWholeState;
     if (!tool.usesState) {
-      for (const key of readsKeys) {
+      for (const [key] of inputsFromState) {
         const writer = lastWriter.get(key);
         if (writer !== undefined && (dependency === undefined || writer > dependency)) dependency = writer;
       }

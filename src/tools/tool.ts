@@ -64,8 +64,7 @@ interface ToolInternals {
   readonly injected: ReadonlyMap<string, InjectedParameter>;
   /** `inputsFromState` as [state key, parameter] pairs (empty for most tools: the call path skips injection). */
   readonly inputsFromState: ReadonlyArray<readonly [string, string]>;
-  /** The state keys `inputsFromState` reads and `outputsToState` writes (for ordering a step's calls). */
-  readonly readsKeys: readonly string[];
+  /** The state keys `outputsToState` writes (for ordering a step's calls). */
   readonly writesKeys: readonly string[];
 }
 
@@ -134,7 +133,6 @@ export class Tool<P extends ToolParameters = ToolParameters> {
       run: fn,
       injected,
       inputsFromState: Object.entries(inputsFromState),
-      readsKeys: Object.keys(inputsFromState),
       writesKeys: Object.keys(this.outputsToState),
     });
     Object.freeze(this);
