@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import type * as Crypto from "node:crypto";
 import { ConfigurationError } from "../errors";
 import { canonicalJson } from "../util/canonicalJson";
 import { describeKind } from "../util/describeValue";
@@ -9,6 +9,12 @@ import { snapshotProblem } from "./snapshot";
 export type SnapshotKey = string | Uint8Array | ReadonlyArray<string | Uint8Array>;
 
 const prefix = "hmac-sha256:";
+
+/** `node:crypto` on first use: loading it starts OpenSSL (~6 ms, ~2 MiB), which a run without a snapshot key never needs. */
+let cryptoModule: typeof Crypto | undefined;
+function crypto(): typeof Crypto {
+  return (cryptoModule ??= require("node:crypto") as typeof Crypto);
+}
 const minimumKeyBytes = 32;
 
 /**
@@ -42,14 +48,14 @@ export class SnapshotSigner {
     const given = Buffer.from(signature.slice(prefix.length), "base64url");
     const ok = this.#keys.some((key) => {
       const expected = Buffer.from(mac(key, snapshot), "base64url");
-      return expected.length === given.length && timingSafeEqual(expected, given);
+      return expected.length === given.length && crypto().timingSafeEqual(expected, given);
     });
     if (!ok) throw snapshotProblem("signature", "does not match its content: the snapshot was changed after it was signed, or signed with another key");
   }
 }
 
 function mac(key: Buffer, snapshot: AgentSnapshot): string {
-  return createHmac("sha256", key).update(canonicalJson(unsigned(snapshot))).digest("base64url");
+  return crypto().createHmac("sha256", key).update(canonicalJson(unsigned(snapshot))).digest("base64url");
 }
 
 function unsigned(snapshot: AgentSnapshot): AgentSnapshot {

@@ -1,4 +1,3 @@
-import type Ajv2020 from "ajv/dist/2020";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020";
 import { ConfigurationError, type ArgumentProblem } from "../errors";
 import type { ZodSchema } from "../state/zodIntrospection";
@@ -8,17 +7,12 @@ import { findShapeProblem } from "../util/jsonShape";
 import { limits } from "../util/limits";
 import { truncateForEcho } from "../util/truncate";
 import type { JsonSchema } from "./jsonSchema";
+import type { LoadedAjv } from "./loadAjv";
+import { metaSchemaId } from "./metaSchemaValidator";
 import { stripOptionalNulls } from "./stripOptionalNulls";
+import type { ArgumentValidator, ValidationOutcome } from "./validation";
 
-/** The outcome of checking a tool call's arguments. */
-export type ValidationOutcome =
-  | { readonly ok: true; readonly value: Record<string, unknown> }
-  | { readonly ok: false; readonly problems: ArgumentProblem[] };
-
-/** Checks model arguments (already parsed from JSON) against a tool's parameters. */
-export interface ArgumentValidator {
-  validate(args: Record<string, unknown>): ValidationOutcome;
-}
+export type { ArgumentValidator, ValidationOutcome } from "./validation";
 
 /**
  * Where a schema comes from: `user` schemas (`new Tool`, zod's JSON form) are checked against the
@@ -27,27 +21,26 @@ export interface ArgumentValidator {
  */
 export type SchemaOrigin = "user" | "generated";
 
-let ajv: Ajv2020 | undefined;
+let loaded: LoadedAjv | undefined;
 const byIdentity = new WeakMap<object, ValidateFunction>();
 // Identical schemas (fifty tools taking { a: number, b: number }) share one compiled validator.
 const byText = new Map<string, ValidateFunction>();
 
-function sharedAjv(): Ajv2020 {
-  if (!ajv) {
-    // Required on first use, not on import: an app whose tools are never called never loads ajv.
-    const { default: Ajv } = require("ajv/dist/2020") as typeof import("ajv/dist/2020");
-    const { default: addFormats } = require("ajv-formats") as typeof import("ajv-formats");
-    // strict: false lets user schemas carry annotations ajv does not know (x-*, examples, …).
-    // useDefaults fills a schema's `default` for what the model left out; it writes only into the
-    // copy stripOptionalNulls made, never into the model's (frozen) arguments.
-    // ownProperties: a property inherited from a prototype never satisfies `required`.
-    // strictNumbers: NaN and ±Infinity (JSON's 1e999 parses to Infinity) are not numbers.
-    // validateSchema: false, because compileJsonSchema checks user schemas against the meta-schema
-    // itself, and generated ones need no check (the meta-schema costs ~20 ms to compile).
-    ajv = new Ajv({ allErrors: true, verbose: true, strict: false, useDefaults: true, ownProperties: true, strictNumbers: true, validateSchema: false });
-    addFormats(ajv);
+// Required on first use, not on import: an app whose tools are never called never loads ajv.
+function sharedAjv(): LoadedAjv {
+  return (loaded ??= (require("./loadAjv") as typeof import("./loadAjv")).loadAjv());
+}
+
+// Throws ajv's own error for a schema the meta-schema rejects. A schema naming another dialect in
+// `$schema` is left to ajv, which refuses dialects it does not know.
+function checkAgainstMetaSchema({ ajv, metaSchema }: LoadedAjv, schema: JsonSchema): void {
+  const dialect = (schema as { $schema?: unknown }).$schema;
+  if (dialect !== undefined && dialect !== metaSchemaId) {
+    ajv.validateSchema(schema, true);
+    return;
   }
-  return ajv;
+  const validate = metaSchema();
+  if (!validate(schema)) throw new Error(`schema is invalid: ${ajv.errorsText(validate.errors)}`);
 }
 
 /**
@@ -61,8 +54,8 @@ export function compileJsonSchema(schema: JsonSchema, origin: SchemaOrigin = "us
   validate = byText.get(text);
   if (!validate) {
     const instance = sharedAjv();
-    if (origin === "user") instance.validateSchema(schema, true);
-    validate = instance.compile(schema);
+    if (origin === "user") checkAgainstMetaSchema(instance, schema);
+    validate = instance.ajv.compile(schema);
     byText.set(text, validate);
   }
   byIdentity.set(schema, validate);

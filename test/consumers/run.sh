@@ -34,7 +34,7 @@ step "packing"
 (cd "$root" && npm pack --silent --pack-destination "$work" >/dev/null)
 tarball="$(ls "$work"/toolwright-*.tgz)"
 listing="$(tar -tzf "$tarball")"
-for path in package/dist/src/index.js package/dist/src/index.d.ts package/dist/src/testing/index.d.ts \
+for path in package/dist/toolwright.js package/dist/runtime.js package/dist/ajv.js package/dist/testing.js package/dist/openai.js package/dist/src/index.d.ts package/dist/src/testing/index.d.ts \
   package/dist/src/chat/openai/index.d.ts package/dist/decorators/index.d.ts package/dist/codegen/cli.js package/dist/codegen/index.d.ts package/README.md; do
   grep -qxF "$path" <<<"$listing" || fail "$path is missing from the tarball"
 done

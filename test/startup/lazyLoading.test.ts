@@ -4,11 +4,16 @@ import * as path from "node:path";
 const root = path.join(__dirname, "..", "..");
 
 // Runs a script in a fresh Node process from the repository root (where `toolwright` resolves to the
-// built package) and returns the packages it had loaded at the end, one per line.
+// built package) and returns the packages it had loaded at the end, and the files of the package's
+// build it had loaded as `toolwright:<file>` (ajv is bundled into `toolwright:ajv.js`).
 function loadedPackages(script: string): string[] {
   const report = `
     const seen = new Set();
-    for (const file of Object.keys(require.cache)) { const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(file); if (m) seen.add(m[1]); }
+    for (const file of Object.keys(require.cache)) {
+      const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(file);
+      if (m) seen.add(m[1]);
+      else if (require("node:path").dirname(file) === ${JSON.stringify(path.join(root, "dist"))}) seen.add("toolwright:" + require("node:path").basename(file));
+    }
     console.log([...seen].sort().join("\\n"));`;
   const out = execFileSync(process.execPath, ["-e", `(async () => { ${script} ${report} })().catch((e) => { console.error(e); process.exit(1); });`], { cwd: root, encoding: "utf8" });
   return out.trim().split("\n").filter(Boolean);
@@ -16,7 +21,7 @@ function loadedPackages(script: string): string[] {
 
 describe("what importing and running toolwright loads (issue #11)", () => {
   it("loads neither zod nor ajv on import", () => {
-    expect(loadedPackages(`require("toolwright");`)).toEqual(["reflect-metadata"]);
+    expect(loadedPackages(`require("toolwright");`)).toEqual(["reflect-metadata", "toolwright:runtime.js", "toolwright:toolwright.js"]);
   });
 
   it("runs an agent whose state schema and tools use no zod without loading zod; ajv loads at the first tool call", () => {
@@ -31,7 +36,8 @@ describe("what importing and running toolwright loads (issue #11)", () => {
     const loaded = loadedPackages(script);
 
     expect(loaded).not.toContain("zod");
-    expect(loaded).toContain("ajv");
+    expect(loaded).toContain("toolwright:ajv.js");
+    expect(loaded).not.toContain("ajv");
   });
 
   it("loads zod when chatMessageSchema is first read", () => {
