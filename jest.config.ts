@@ -13,6 +13,7 @@ const config: Config = {
     "^toolwright$": "<rootDir>/src/index.ts",
     "^toolwright/testing$": "<rootDir>/src/testing/index.ts",
     "^toolwright/openai$": "<rootDir>/src/chat/openai/index.ts",
+    "^toolwright/bullmq$": "<rootDir>/src/bullmq/index.ts",
     "^toolwright/codegen$": "<rootDir>/codegen/index.ts",
   },
   testTimeout: 20000,

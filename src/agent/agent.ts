@@ -120,6 +120,8 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
         confirmationContext: options.confirmationContext,
         breakpoint,
         sealSnapshot: (snapshot) => this.#signer?.sign(snapshot) ?? snapshot,
+        runId: options.runId === undefined ? randomRunId() : () => options.runId!,
+        onCheckpoint: options.onCheckpoint,
       },
       start,
     ).finally(() => abort.dispose());
@@ -170,7 +172,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
     if (extra.length > 0) {
       throw new ConfigurationError(
         "Agent.run",
-        `Agent.run was given a snapshot and ${extra.map((k) => `'${k}'`).join(", ")}; a resumed run continues the snapshot's conversation and state, so pass only run options (generationKwargs, tools, signal, streamingCallback, breakpoint, decisions, confirmationContext) with it.`,
+        `Agent.run was given a snapshot and ${extra.map((k) => `'${k}'`).join(", ")}; a resumed run continues the snapshot's conversation and state, so pass only run options (generationKwargs, tools, signal, streamingCallback, breakpoint, decisions, confirmationContext, runId, onCheckpoint) with it.`,
       );
     }
     return resumeRun(options.snapshot, options.decisions, {
@@ -219,6 +221,12 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
     checkToolStateKeys(tools.values(), this.#stateKeys);
     return { tools, toolSpecs: toolSpecs(tools.values()) };
   }
+}
+
+// A run given no runId gets a random one, made only if a tool reads its idempotency key.
+function randomRunId(): () => string {
+  let id: string | undefined;
+  return () => (id ??= (require("node:crypto") as typeof import("node:crypto")).randomUUID());
 }
 
 const freshStart: LoopStart = { stepCount: 0, visits: { chatGenerator: 0, tools: new Map() }, next: "chat_generator", resumed: false };
@@ -298,5 +306,12 @@ function checkRunOptions(input: AgentRunOptions): void {
   const signal = input.signal as Partial<AbortSignal> | undefined;
   if (signal !== undefined && (typeof signal !== "object" || signal === null || typeof signal.aborted !== "boolean" || typeof signal.addEventListener !== "function")) {
     throw new ConfigurationError("Agent.run", `Agent.run has a signal that is not an AbortSignal, got ${describeKind(input.signal)}; pass controller.signal of an AbortController.`);
+  }
+  const runId: unknown = input.runId;
+  if (runId !== undefined && (typeof runId !== "string" || runId.length === 0 || runId.length > 200)) {
+    throw new ConfigurationError("Agent.run", `Agent.run has a runId that is not a string of 1 to 200 characters, got ${describeKind(runId)}; pass a stable id of the run, or leave it out for a random one.`);
+  }
+  if (input.onCheckpoint !== undefined && typeof input.onCheckpoint !== "function") {
+    throw new ConfigurationError("Agent.run", `Agent.run has an onCheckpoint that is not a function, got ${describeKind(input.onCheckpoint)}; pass (snapshot) => save(snapshot).`);
   }
 }

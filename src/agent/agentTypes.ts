@@ -62,6 +62,18 @@ export interface AgentRunOptions {
   breakpoint?: Breakpoint;
   /** Given to confirmation strategies unchanged (a socket, a user id, …). */
   confirmationContext?: unknown;
+  /**
+   * Names the run: tools see `context.idempotencyKey` built from it, the step and the call, so a
+   * step run again (after a crash, from a checkpoint) gives its calls the same keys. 1–200 characters;
+   * default: a random id per run.
+   */
+  runId?: string;
+  /**
+   * Called with a snapshot after every completed step: after the model's reply (the snapshot resumes
+   * at its tool calls) and after the tool calls (it resumes at the next model call). The run waits for
+   * it; a run resumed from the latest one never repeats a completed step. A throw fails the run.
+   */
+  onCheckpoint?: (snapshot: AgentSnapshot) => void | Promise<void>;
 }
 
 /** The input of `agent.run(...)`: run options plus initial state values. */
@@ -109,6 +121,8 @@ export const runOptionKeys: ReadonlySet<string> = new Set([
   "breakpoint",
   "decisions",
   "confirmationContext",
+  "runId",
+  "onCheckpoint",
 ]);
 
 /** Names the Agent uses for run options and results; they cannot be state keys (`messages` is one). */

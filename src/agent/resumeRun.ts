@@ -49,13 +49,7 @@ export function resumeRun(value: unknown, decisions: unknown, context: ResumeCon
   }
   const derived = checkStep(messages, step, context.tools);
   for (const key of given.keys()) if (!derived.has(key)) throw notPending(key, step.pending);
-  const missing = step.pending.filter((p) => !given.has(p.toolCallId));
-  if (missing.length > 0) {
-    throw new DecisionError(
-      missing[0]!.toolCallId,
-      `Agent.run resumes a run waiting for confirmation of ${missing.map((p) => `${p.toolCallId} (${p.toolName})`).join(", ")}; pass decisions: { ${JSON.stringify(missing[0]!.toolCallId)}: { action: "confirm" } } (or "reject", or "modify" with arguments).`,
-    );
-  }
+  checkNoneMissing(step.pending, given, "Agent.run");
   for (const [key, ran] of derived) {
     const strategy = strategyFor(context.strategies, ran.toolName);
     // The policy learns what runs: the arguments in the conversation, not the snapshot's copy of them.
@@ -115,21 +109,43 @@ function checkStep(messages: readonly ChatMessage[], step: NonNullable<LoopStart
   return pending;
 }
 
-function notPending(key: string, pending: readonly PendingConfirmation[]): DecisionError {
+/**
+ * Checks decisions for a paused run's pending calls before the run is resumed (a queue checks them
+ * when a person answers, so that a bad answer is refused there and the pause stays): each a valid
+ * decision, one for every pending call, none for another call. Throws DecisionError naming `subject`.
+ */
+export function checkDecisionsFor(pending: readonly PendingConfirmation[], decisions: unknown, subject: string): Map<string, ConfirmationDecision> {
+  const given = checkDecisions(decisions, subject);
+  for (const key of given.keys()) if (!pending.some((p) => p.toolCallId === key)) throw notPending(key, pending, subject);
+  checkNoneMissing(pending, given, subject);
+  return given;
+}
+
+function checkNoneMissing(pending: readonly PendingConfirmation[], given: ReadonlyMap<string, ConfirmationDecision>, subject: string): void {
+  const missing = pending.filter((p) => !given.has(p.toolCallId));
+  if (missing.length > 0) {
+    throw new DecisionError(
+      missing[0]!.toolCallId,
+      `${subject} resumes a run waiting for confirmation of ${missing.map((p) => `${p.toolCallId} (${p.toolName})`).join(", ")}; pass decisions: { ${JSON.stringify(missing[0]!.toolCallId)}: { action: "confirm" } } (or "reject", or "modify" with arguments).`,
+    );
+  }
+}
+
+function notPending(key: string, pending: readonly PendingConfirmation[], subject = "Agent.run"): DecisionError {
   return new DecisionError(
     key,
-    `Agent.run was given a decision for '${truncateForEcho(key)}', which is not a call waiting for confirmation; pending calls: ${pending.map((p) => p.toolCallId).join(", ") || "none"}.`,
+    `${subject} was given a decision for '${truncateForEcho(key)}', which is not a call waiting for confirmation; pending calls: ${pending.map((p) => p.toolCallId).join(", ") || "none"}.`,
   );
 }
 
-function checkDecisions(value: unknown): Map<string, ConfirmationDecision> {
+function checkDecisions(value: unknown, subject = "Agent.run"): Map<string, ConfirmationDecision> {
   if (value === undefined) return new Map();
   const entries = value instanceof Map ? [...value.entries()] : typeof value === "object" && value !== null && !Array.isArray(value) ? Object.entries(value) : undefined;
-  if (!entries) throw new DecisionError(undefined, `Agent.run has decisions that are not an object (or Map) of { toolCallId: decision }, got ${describeKind(value)}.`);
+  if (!entries) throw new DecisionError(undefined, `${subject} has decisions that are not an object (or Map) of { toolCallId: decision }, got ${describeKind(value)}.`);
   const decisions = new Map<string, ConfirmationDecision>();
   for (const [id, decision] of entries) {
     const parsed = parseDecision(decision);
-    if ("problem" in parsed) throw new DecisionError(String(id), `Agent.run has a decision for '${truncateForEcho(String(id))}' that is not valid: ${parsed.problem}.`);
+    if ("problem" in parsed) throw new DecisionError(String(id), `${subject} has a decision for '${truncateForEcho(String(id))}' that is not valid: ${parsed.problem}.`);
     decisions.set(String(id), parsed.decision);
   }
   return decisions;

@@ -33,6 +33,10 @@ export interface RunContext {
   readonly breakpoint: Breakpoint | undefined;
   /** Signs a snapshot when the Agent has a snapshotKey; returns it as it is otherwise. */
   readonly sealSnapshot: (snapshot: AgentSnapshot) => AgentSnapshot;
+  /** The run's id, for idempotency keys: given, or made on first use. */
+  readonly runId: () => string;
+  /** Receives a snapshot after every completed step (`run({ onCheckpoint })`). */
+  readonly onCheckpoint: ((snapshot: AgentSnapshot) => void | Promise<void>) | undefined;
 }
 
 /** Where the loop starts: a fresh run, or a snapshot's position. */
@@ -94,6 +98,7 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
       }
       next = "tool";
       toolStep = { replies: replies.length, decisions: noDecisions, pending: noPending };
+      if (context.onCheckpoint) await checkpoint(context, positionSnapshot(context, stepCount, modelVisits, toolVisits, "tool", toolStep));
       continue;
     }
 
@@ -123,7 +128,7 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
     }
     let outcomes;
     try {
-      outcomes = await invokeTools(calls, byIndex ? { ...toolOptions, decisions: byIndex } : toolOptions);
+      outcomes = await invokeTools(calls, byIndex ? { ...toolOptions, decisions: byIndex } : toolOptions, { runId: context.runId, step: stepCount, keys });
     } catch (error) {
       if (beforeTools) attachSnapshot(error, beforeTools);
       throw error;
@@ -135,6 +140,7 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
       const exit = outcomes.find((outcome) => !outcome.failed && context.exitConditions.has(outcome.toolCall.toolName));
       if (exit) return { exitReason: exit.toolCall.toolName, stepCount };
     }
+    if (context.onCheckpoint) await checkpoint(context, positionSnapshot(context, stepCount, modelVisits, toolVisits, "chat_generator", undefined));
   }
 }
 
@@ -152,6 +158,14 @@ function positionSnapshot(
 ): AgentSnapshot {
   const position: RunPosition = { stepCount, visits: { chatGenerator: modelVisits, tools: new Map(toolVisits) }, next: at, ...(step && { toolStep: step }) };
   return context.sealSnapshot(snapshotFromPosition(stateJSON(context.state), position));
+}
+
+// Hands a checkpoint to run({ onCheckpoint }) and waits for it, unless the run is aborted first.
+async function checkpoint(context: RunContext, snapshot: AgentSnapshot): Promise<void> {
+  const { abort } = context;
+  if (abort.aborted) throw abort.abortError();
+  const saved = context.onCheckpoint!(snapshot);
+  if (saved && typeof (saved as Promise<void>).then === "function") await abort.race(saved as Promise<void>, () => abort.abortError());
 }
 
 function hasToolCalls(message: ChatMessage): boolean {
@@ -172,7 +186,7 @@ function stateJSON(state: State): StateJSON {
   } catch (error) {
     throw new SnapshotError(
       "state",
-      `The run could not make its snapshot: ${describeError(error)} A snapshot (to pause for confirmation, stop at a breakpoint or retry a failure) is plain JSON, so keep clients and other non-JSON values out of State (a tool's class can hold them).`,
+      `The run could not make its snapshot: ${describeError(error)} A snapshot (to pause for confirmation, stop at a breakpoint, retry a failure or checkpoint a step) is plain JSON, so keep clients and other non-JSON values out of State (a tool's class can hold them).`,
       { cause: error },
     );
   }

@@ -34,6 +34,19 @@ export interface InvokeToolsOptions {
   readonly decisions?: ReadonlyMap<number, ConfirmationDecision>;
 }
 
+/** Which step of which run the calls belong to: what their idempotency keys are made of. */
+export interface StepIdentity {
+  /** The run's id (made on first use when the run was given none). */
+  readonly runId: () => string;
+  /** The step's number in the run (its model call's, from 1). */
+  readonly step: number;
+  /** Each call's key within the step (`callKeys`): its id, or `#<index>` when the id is missing or repeated. */
+  readonly keys: readonly string[];
+}
+
+// Calls invoked outside an Agent run (tests of this module): keys made of their ids.
+const outsideARun: StepIdentity = { runId: () => "none", step: 0, keys: [] };
+
 /** One call's outcome: the tool message for the model, and whether the call failed. */
 export interface ToolCallOutcome {
   readonly toolCall: ToolCall;
@@ -54,7 +67,7 @@ type Injected = ReadonlyArray<{ readonly label: string; readonly value: unknown 
  * finish in. A call that reads a key (inputsFromState) an earlier call writes (outputsToState)
  * starts only after that write; a tool that uses the whole State is ordered against every call.
  */
-export async function invokeTools(calls: readonly ToolCall[], options: InvokeToolsOptions): Promise<ToolCallOutcome[]> {
+export async function invokeTools(calls: readonly ToolCall[], options: InvokeToolsOptions, step: StepIdentity = outsideARun): Promise<ToolCallOutcome[]> {
   const { tools, state, abort } = options;
   const resolved = calls.map((call) => tools.get(call.toolName));
   const waitsFor = dependencies(resolved);
@@ -82,7 +95,7 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
     const release = semaphore && (await semaphore.acquire());
     try {
       abort.throwIfAborted();
-      const execution = await execute(tool, call, args, state, abort, options.timeoutMs);
+      const execution = await execute(tool, call, args, state, abort, options.timeoutMs, step, index);
       return decision ? { ...execution, decision } : execution;
     } finally {
       release?.();
@@ -142,7 +155,16 @@ function commit(
   }
 }
 
-async function execute(tool: Tool, call: ToolCall, modelArgs: Record<string, unknown>, state: State, abort: RunAbort, timeoutMs: number | undefined): Promise<Execution> {
+async function execute(
+  tool: Tool,
+  call: ToolCall,
+  modelArgs: Record<string, unknown>,
+  state: State,
+  abort: RunAbort,
+  timeoutMs: number | undefined,
+  step: StepIdentity,
+  index: number,
+): Promise<Execution> {
   const internals = toolInternals(tool);
   let args = modelArgs;
   let injected: Injected = noneInjected;
@@ -163,7 +185,7 @@ async function execute(tool: Tool, call: ToolCall, modelArgs: Record<string, unk
   let timedOut = false;
   const callAbort = timeoutMs === undefined ? undefined : linkedAbort(abort.signal, timeoutMs, () => ((timedOut = true), new Error("tool call timed out")));
   try {
-    const returned = internals.run(args, new CallContext(tool, state, callAbort?.signal ?? abort, call));
+    const returned = internals.run(args, new CallContext(tool, state, callAbort?.signal ?? abort, call, step, index));
     // A tool that returns a value (not a promise) is done: nothing to wait for or race.
     const result = isThenable(returned) ? await raceCall(returned, abort, callAbort?.signal) : returned;
     return { ok: true, tool, result, injected };
@@ -202,7 +224,13 @@ class CallContext implements ToolContext {
     // The call's own signal (with a time limit), else the run's, read only if the tool asks for it.
     private readonly signalSource: AbortSignal | RunAbort,
     readonly toolCall: ToolCall,
+    private readonly step: StepIdentity,
+    private readonly index: number,
   ) {}
+
+  get idempotencyKey(): string {
+    return `${this.step.runId()}:${this.step.step}:${this.step.keys[this.index] ?? this.toolCall.id ?? `#${this.index}`}`;
+  }
 
   get signal(): AbortSignal {
     return this.signalSource instanceof AbortSignal ? this.signalSource : this.signalSource.signal;

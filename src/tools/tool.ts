@@ -24,6 +24,13 @@ export interface ToolContext<S extends StateSchema = StateSchema> {
   readonly signal: AbortSignal;
   /** The model's call being answered. */
   readonly toolCall: ToolCall;
+  /**
+   * The same for this call however often it runs: the run's `runId`, the step and the call's id
+   * (`<runId>:<step>:<call id>`). A step run again after a crash (from its checkpoint) gives its
+   * calls the same keys, so a tool with side effects can do them once (pass it to a payment API,
+   * or record it with a unique constraint).
+   */
+  readonly idempotencyKey: string;
 }
 
 /** Parameters of a Tool: a JSON Schema object, or a zod object. */

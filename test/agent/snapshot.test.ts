@@ -94,7 +94,7 @@ describe("AgentSnapshot", () => {
 
       expect(error).toBeInstanceOf(ConfigurationError);
       expect(error.message).toBe(
-        "Agent.run was given a snapshot and 'messages'; a resumed run continues the snapshot's conversation and state, so pass only run options (generationKwargs, tools, signal, streamingCallback, breakpoint, decisions, confirmationContext) with it.",
+        "Agent.run was given a snapshot and 'messages'; a resumed run continues the snapshot's conversation and state, so pass only run options (generationKwargs, tools, signal, streamingCallback, breakpoint, decisions, confirmationContext, runId, onCheckpoint) with it.",
       );
     });
 
@@ -106,7 +106,7 @@ describe("AgentSnapshot", () => {
 
       expect(error).toBeInstanceOf(ConfigurationError);
       expect(error.message).toBe(
-        "Agent.run was given a snapshot and 'systemPrompt', 'customer_id', 'notes'; a resumed run continues the snapshot's conversation and state, so pass only run options (generationKwargs, tools, signal, streamingCallback, breakpoint, decisions, confirmationContext) with it.",
+        "Agent.run was given a snapshot and 'systemPrompt', 'customer_id', 'notes'; a resumed run continues the snapshot's conversation and state, so pass only run options (generationKwargs, tools, signal, streamingCallback, breakpoint, decisions, confirmationContext, runId, onCheckpoint) with it.",
       );
     });
 

@@ -137,7 +137,7 @@ describe("state with no JSON form", () => {
     const snapshotError = (error as Error & { snapshotError: SnapshotError }).snapshotError;
     expect(snapshotError).toBeInstanceOf(SnapshotError);
     expect(snapshotError.message).toBe(
-      "The run could not make its snapshot: profile.self holds a circular reference, which has no JSON form; keep only JSON-representable values in State to serialize it. A snapshot (to pause for confirmation, stop at a breakpoint or retry a failure) is plain JSON, so keep clients and other non-JSON values out of State (a tool's class can hold them).",
+      "The run could not make its snapshot: profile.self holds a circular reference, which has no JSON form; keep only JSON-representable values in State to serialize it. A snapshot (to pause for confirmation, stop at a breakpoint, retry a failure or checkpoint a step) is plain JSON, so keep clients and other non-JSON values out of State (a tool's class can hold them).",
     );
   });
 

@@ -1,0 +1,37 @@
+import type { Redis, RedisOptions } from "ioredis";
+
+/** How to reach Redis: ioredis options (`{ host, port }`), or an ioredis client to copy the settings of. */
+export type RedisConnection = RedisOptions | Redis;
+
+/** What both sides of a run queue are configured with. */
+export interface RunStoreOptions {
+  /** Redis, for BullMQ and for the run records and event streams. */
+  connection: RedisConnection;
+  /** The BullMQ queue's name; workers and queues that share it share runs. Default `toolwright-runs`. */
+  name?: string;
+  /** Prefix of every Redis key (BullMQ's and the runs'). Default `toolwright`. */
+  prefix?: string;
+  /** How long a finished, failed or cancelled run (its record and events) stays readable. Default 24 hours. */
+  finishedTtlMs?: number;
+  /** How long a paused run waits for `resume` before it is gone. Default 7 days. */
+  pausedTtlMs?: number;
+}
+
+function isClient(connection: RedisConnection): connection is Redis {
+  return typeof (connection as Redis).duplicate === "function";
+}
+
+/**
+ * A new ioredis client of its own (blocking reads and subscriptions hold their connection): a copy of
+ * the given client, or one made from the options. ioredis is an optional peer dependency, loaded here.
+ */
+export function newRedisClient(connection: RedisConnection): Redis {
+  if (isClient(connection)) return connection.duplicate();
+  const { Redis: Client } = require("ioredis") as typeof import("ioredis");
+  return new Client({ ...connection, maxRetriesPerRequest: null });
+}
+
+/** BullMQ's connection option: the ioredis options, or a copy of the given client (BullMQ closes what it is given). */
+export function bullmqConnection(connection: RedisConnection): RedisOptions | Redis {
+  return isClient(connection) ? connection.duplicate() : { ...connection, maxRetriesPerRequest: null };
+}

@@ -1,0 +1,9 @@
+// toolwright/bullmq: runs that outlive a process. bullmq and ioredis are optional peer dependencies.
+export type { RedisConnection, RunStoreOptions } from "./connection";
+export { RunNotFoundError, RunStateError } from "./errors";
+export type { RunEvent, RunEventEntry, RunFailure, RunOutcome, RunResultJSON } from "./runEvents";
+export type { RunStartInput } from "./runInput";
+export { RunQueue } from "./runQueue";
+export type { RunEventsOptions, RunJobData, RunQueueOptions } from "./runQueue";
+export { RunWorker } from "./runWorker";
+export type { RunWorkerOptions } from "./runWorker";

@@ -1,0 +1,53 @@
+import type { ChatMessageJSON } from "../chat/chatMessage";
+import type { StreamingChunk } from "../chat/streaming";
+import type { PendingConfirmation } from "../hitl/confirmationTypes";
+import type { JsonValue } from "../state/jsonCodec";
+
+/** A finished run as plain JSON: what `agent.run` resolved with, its messages in their JSON form. */
+export interface RunResultJSON {
+  readonly exitReason: string;
+  readonly stepCount: number;
+  /** Every message of the run (`ChatMessage.fromJSON` rebuilds one). */
+  readonly messages: readonly ChatMessageJSON[];
+  readonly lastMessage: ChatMessageJSON;
+  /** Every state key with a value, other than `messages`, as JSON. */
+  readonly state: Readonly<Record<string, JsonValue>>;
+}
+
+/** Why a run failed: the error's class name and message (the model's and tools' errors as the Agent reported them). */
+export interface RunFailure {
+  readonly name: string;
+  readonly message: string;
+}
+
+/**
+ * What a run's event stream carries, in order: the `agent.stream` chunks (text and tool-call deltas,
+ * tool results, finish chunks), `recovered` when a step starts again on another worker after its
+ * worker was lost (the chunks of the lost attempt's step may repeat), and one of the ends: `paused`
+ * (waiting for decisions; `resume` continues the same stream), `result`, `failed`, `cancelled`.
+ */
+export type RunEvent =
+  | StreamingChunk
+  | { readonly type: "recovered"; readonly stepCount: number }
+  | { readonly type: "paused"; readonly pendingConfirmations: readonly PendingConfirmation[] }
+  | { readonly type: "result"; readonly result: RunResultJSON }
+  | { readonly type: "failed"; readonly error: RunFailure }
+  | { readonly type: "cancelled" };
+
+/** A run event with its Redis Stream id: give the last id a client saw as `after` to go on from there (SSE `Last-Event-ID`). */
+export interface RunEventEntry {
+  readonly id: string;
+  readonly event: RunEvent;
+}
+
+/** Where a run stands when it is not running: `result(runId)` resolves with one. */
+export type RunOutcome =
+  | { readonly status: "done"; readonly result: RunResultJSON }
+  | { readonly status: "paused"; readonly pendingConfirmations: readonly PendingConfirmation[] }
+  | { readonly status: "failed"; readonly error: RunFailure }
+  | { readonly status: "cancelled" };
+
+/** The events after which a run's stream waits for a resume or has ended. */
+export function endsLeg(event: RunEvent): boolean {
+  return event.type === "paused" || event.type === "result" || event.type === "failed" || event.type === "cancelled";
+}
