@@ -1,4 +1,4 @@
-import { Agent, ChatMessage, DeferredConfirmationStrategy, Tool } from "toolwright";
+import { Agent, ChatMessage, DecisionError, DeferredConfirmationStrategy, Tool } from "toolwright";
 import { RunNotFoundError, RunQueue, RunStateError, RunWorker, type RunEvent } from "toolwright/bullmq";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
 import { z } from "zod";
@@ -13,7 +13,7 @@ afterAll(async () => {
 });
 
 let names = 0;
-function setup(options: { confirm?: boolean } = {}) {
+function setup(options: { confirm?: boolean; slowMs?: number; failing?: boolean; pausedTtlMs?: number } = {}) {
   const name = `q${++names}`;
   const connection = { host: redis.host, port: redis.port };
   const calls: string[] = [];
@@ -21,15 +21,25 @@ function setup(options: { confirm?: boolean } = {}) {
     name: "add",
     description: "Add two numbers.",
     parameters: z.object({ a: z.number(), b: z.number() }),
-    function: ({ a, b }, context) => {
+    function: async ({ a, b }, context) => {
       calls.push(context.idempotencyKey);
+      if (options.failing) throw new Error("adder is down");
+      if (options.slowMs) await new Promise((resolve, reject) => {
+        const timer = setTimeout(resolve, options.slowMs);
+        context.signal.addEventListener("abort", () => (clearTimeout(timer), reject(context.signal.reason)));
+      });
       return a + b;
     },
   });
   const model = new ScriptedChatGenerator([toolCallReply(["add", { a: 1, b: 2 }, "c1"]), toolCallReply(["add", { a: 3, b: 4 }, "c2"]), ChatMessage.fromAssistant("3 and 7")]);
-  const agent = new Agent({ chatGenerator: model, tools: [add], ...(options.confirm && { confirmationStrategies: { add: new DeferredConfirmationStrategy() } }) });
-  const queue = new RunQueue({ connection, name });
-  const worker = new RunWorker({ agent, connection, name });
+  const agent = new Agent({
+    chatGenerator: model,
+    tools: [add],
+    raiseOnToolInvocationFailure: options.failing ?? false,
+    ...(options.confirm && { confirmationStrategies: { add: new DeferredConfirmationStrategy() } }),
+  });
+  const queue = new RunQueue({ connection, name, ...(options.pausedTtlMs && { pausedTtlMs: options.pausedTtlMs }) });
+  const worker = new RunWorker({ agent, connection, name, ...(options.pausedTtlMs && { pausedTtlMs: options.pausedTtlMs }) });
   return { queue, worker, calls, close: async () => Promise.all([queue.close(), worker.close()]) };
 }
 
@@ -98,6 +108,103 @@ describe("RunQueue and RunWorker on a real Redis", () => {
       await expect(queue.resume("../x", {})).rejects.toThrow("RunQueue.resume was given a run id that is not 1 to 128 characters of letters, digits, '_' and '-'");
       await queue.start({ messages: [ChatMessage.fromUser("hi")] }, { runId: "taken" });
       await expect(queue.start({ messages: [ChatMessage.fromUser("hi")] }, { runId: "taken" })).rejects.toBeInstanceOf(RunStateError);
+    } finally {
+      await close();
+    }
+  });
+
+  it("refuses decisions that do not fit the pause with a DecisionError and leaves the run paused", async () => {
+    const { queue, calls, close } = setup({ confirm: true });
+    try {
+      const runId = await queue.start({ messages: [ChatMessage.fromUser("sums?")] });
+      await queue.result(runId);
+
+      await expect(queue.resume(runId, {})).rejects.toThrow(
+        'RunQueue.resume resumes a run waiting for confirmation of c1 (add); pass decisions: { "c1": { action: "confirm" } } (or "reject", or "modify" with arguments).',
+      );
+      await expect(queue.resume(runId, { c9: { action: "confirm" } })).rejects.toThrow("RunQueue.resume was given a decision for 'c9', which is not a call waiting for confirmation; pending calls: c1.");
+      await expect(queue.resume(runId, JSON.parse('{"__proto__": {"action": "confirm"}, "c1": {"action": "confirm"}}'))).rejects.toThrow(
+        "RunQueue.resume was given a decision for '__proto__', which is not a call waiting for confirmation; pending calls: c1.",
+      );
+      await expect(queue.resume(runId, { c1: { action: "maybe" } as never })).rejects.toBeInstanceOf(DecisionError);
+
+      expect(await queue.result(runId)).toEqual({ status: "paused", pendingConfirmations: [{ toolCallId: "c1", toolName: "add", arguments: { a: 1, b: 2 } }] });
+      expect(calls).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("cancels a running run from another queue: the tool's signal aborts and the stream ends with cancelled", async () => {
+    const { queue, calls, close } = setup({ slowMs: 10_000 });
+    const other = new RunQueue({ connection: { host: redis.host, port: redis.port }, name: `q${names}` });
+    try {
+      const runId = await queue.start({ messages: [ChatMessage.fromUser("sums?")] });
+      while (calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+
+      expect(await other.cancel(runId)).toBe("running");
+      const events = await collect(queue, runId);
+
+      expect(events.at(-1)!.event).toEqual({ type: "cancelled" });
+      expect(await queue.result(runId)).toEqual({ status: "cancelled" });
+      expect(await other.cancel(runId)).toBe("cancelled");
+    } finally {
+      await other.close();
+      await close();
+    }
+  });
+
+  it("cancels a paused run without a worker, and refuses to resume it", async () => {
+    const { queue, close } = setup({ confirm: true });
+    try {
+      const runId = await queue.start({ messages: [ChatMessage.fromUser("sums?")] });
+      await queue.result(runId);
+
+      expect(await queue.cancel(runId)).toBe("paused");
+      await expect(queue.resume(runId, { c1: { action: "confirm" } })).rejects.toThrow(`RunQueue.resume: run '${runId}' is not paused (it is cancelled)`);
+      expect(await queue.result(runId)).toEqual({ status: "cancelled" });
+    } finally {
+      await close();
+    }
+  });
+
+  it("ends a run whose tool fails (raiseOnToolInvocationFailure) with a failed event naming the error", async () => {
+    const { queue, close } = setup({ failing: true });
+    try {
+      const runId = await queue.start({ messages: [ChatMessage.fromUser("sums?")] });
+      const outcome = await queue.result(runId);
+
+      expect(outcome.status).toBe("failed");
+      expect(outcome.status === "failed" && outcome.error.message).toContain("adder is down");
+      const events = await collect(queue, runId);
+      expect(events.at(-1)!.event.type).toBe("failed");
+    } finally {
+      await close();
+    }
+  });
+
+  it("forgets a paused run after pausedTtlMs", async () => {
+    const { queue, close } = setup({ confirm: true, pausedTtlMs: 1000 });
+    try {
+      const runId = await queue.start({ messages: [ChatMessage.fromUser("sums?")] });
+      await queue.result(runId);
+      await new Promise((resolve) => setTimeout(resolve, 1300));
+
+      await expect(queue.resume(runId, { c1: { action: "confirm" } })).rejects.toBeInstanceOf(RunNotFoundError);
+    } finally {
+      await close();
+    }
+  });
+
+  it("refuses start input that cannot cross Redis, naming the field", async () => {
+    const { queue, close } = setup();
+    try {
+      await expect(queue.start({ messages: [ChatMessage.fromUser("hi")], when: new Date(0) })).rejects.toThrow(
+        "RunQueue.start has 'when' that is a Date; a queued run's input crosses Redis as JSON, so pass plain data (strings, numbers, booleans, null, arrays, plain objects).",
+      );
+      await expect(queue.start({ messages: [ChatMessage.fromUser("hi")], signal: new AbortController().signal })).rejects.toThrow("RunQueue.start was given 'signal', which cannot cross to a worker");
+      await expect(queue.start({ messages: [{ role: "wizard" }] })).rejects.toThrow("RunQueue.start has messages[0] that is not a ChatMessage or its JSON form");
+      await expect(collect(queue, "x", "0-0; DROP")).rejects.toThrow("RunQueue.events was given an 'after' event id that is not a Redis Stream id");
     } finally {
       await close();
     }

@@ -52,11 +52,12 @@ describe("the bundled package (issue #11)", () => {
       import * as main from "toolwright";
       import * as testing from "toolwright/testing";
       import * as openai from "toolwright/openai";
+      import * as bullmq from "toolwright/bullmq";
       const cjs = (await import("node:module")).createRequire(process.cwd() + "/")
-      const missing = [["toolwright", main], ["toolwright/testing", testing], ["toolwright/openai", openai]]
+      const missing = [["toolwright", main], ["toolwright/testing", testing], ["toolwright/openai", openai], ["toolwright/bullmq", bullmq]]
         .flatMap(([name, ns]) => Object.keys(cjs(name)).filter((key) => key !== "__esModule" && !(key in ns)).map((key) => name + "." + key));
-      console.log(JSON.stringify(missing), typeof main.Agent, typeof testing.ScriptedChatGenerator, typeof openai.OpenAIChatGenerator);`, "module");
-    expect(out).toBe('[] function function function');
+      console.log(JSON.stringify(missing), typeof main.Agent, typeof testing.ScriptedChatGenerator, typeof openai.OpenAIChatGenerator, typeof bullmq.RunQueue);`, "module");
+    expect(out).toBe("[] function function function function");
   });
 
   it("checks schemas against the precompiled meta-schema with the same outcome and text as the source", async () => {
