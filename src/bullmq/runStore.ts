@@ -56,9 +56,10 @@ return "ok"`;
 
 // Ends a leg of the run: its status, outcome and last event together, then its time to live.
 // KEYS: record, events. ARGV: status, outcome, event, ttl ms, then field/value pairs to set.
-// A run already cancelled stays cancelled (returns 0).
+// Only a queued or running run ends here: one already ended (cancelled meanwhile) stays as it is (returns 0).
 const finishScript = `
-if redis.call("HGET", KEYS[1], "status") == "cancelled" then return 0 end
+local status = redis.call("HGET", KEYS[1], "status")
+if status ~= "running" and status ~= "queued" then return 0 end
 redis.call("HSET", KEYS[1], "status", ARGV[1], "outcome", ARGV[2])
 for i = 5, #ARGV, 2 do redis.call("HSET", KEYS[1], ARGV[i], ARGV[i + 1]) end
 redis.call("HDEL", KEYS[1], "cancel", "decisions", "input")
@@ -171,7 +172,7 @@ export class RunStore {
     return this.redis.xadd(this.keys.events(runId), "*", "e", JSON.stringify(event));
   }
 
-  /** Ends a leg: status, outcome and last event at once, then the time to live. False when the run was cancelled first. */
+  /** Ends a leg: status, outcome and last event at once, then the time to live. False when the run had ended already (cancelled first). */
   async finish(runId: string, outcome: RunOutcome, event: RunEvent, extra: Record<string, string> = {}): Promise<boolean> {
     const ttl = outcome.status === "paused" ? this.pausedTtlMs : this.finishedTtlMs;
     const pairs = Object.entries(extra).flat();

@@ -73,6 +73,13 @@ export class RunWorker<S extends StateSchema = StateSchema> {
         maxStalledCount: positive(options.maxStalledCount, 3, "maxStalledCount"),
       },
     );
+    // A step BullMQ gave up on (lost more than maxStalledCount times, or an error outside the run such
+    // as Redis going away) ends its run as failed rather than leaving it running forever.
+    this.#worker.on("failed", (job, error) => {
+      if (!job) return;
+      const failure: RunFailure = { name: error.name, message: `the step could not be completed: ${error.message}` };
+      void this.#store.finish(job.data.runId, { status: "failed", error: failure }, { type: "failed", error: failure }).catch(() => undefined);
+    });
     // A cancel from any replica reaches the worker running the run.
     this.#subscriber = newRedisClient(options.connection);
     void this.#subscriber.subscribe(this.#store.keys.cancelChannel);
