@@ -57,11 +57,19 @@ return "ok"`;
 // Ends a leg of the run: its status, outcome and last event together, then its time to live.
 // KEYS: record, events. ARGV: status, outcome, event, ttl ms, then field/value pairs to set.
 // Only a queued or running run ends here: one already ended (cancelled meanwhile) stays as it is (returns 0).
+// A run with a cancel request ends cancelled, whatever the step ended in: the request came first.
 const finishScript = `
 local status = redis.call("HGET", KEYS[1], "status")
 if status ~= "running" and status ~= "queued" then return 0 end
+local cancelled = redis.call("HGET", KEYS[1], "cancel") == "1"
+if cancelled then
+  ARGV[1] = "cancelled"
+  ARGV[2] = '{"status":"cancelled"}'
+  ARGV[3] = '{"type":"cancelled"}'
+else
+  for i = 5, #ARGV, 2 do redis.call("HSET", KEYS[1], ARGV[i], ARGV[i + 1]) end
+end
 redis.call("HSET", KEYS[1], "status", ARGV[1], "outcome", ARGV[2])
-for i = 5, #ARGV, 2 do redis.call("HSET", KEYS[1], ARGV[i], ARGV[i + 1]) end
 redis.call("HDEL", KEYS[1], "cancel", "decisions", "input")
 redis.call("XADD", KEYS[2], "*", "e", ARGV[3])
 redis.call("PEXPIRE", KEYS[1], ARGV[4])
@@ -85,10 +93,10 @@ elseif status == "queued" or status == "running" then
 end
 return status`;
 
-// Saves a checkpoint unless the run was cancelled meanwhile. KEYS: record. ARGV: snapshot.
+// Saves a checkpoint unless the run was cancelled (or asked to be) meanwhile. KEYS: record. ARGV: snapshot.
 const checkpointScript = `
 local status = redis.call("HGET", KEYS[1], "status")
-if status ~= "running" then return 0 end
+if status ~= "running" or redis.call("HGET", KEYS[1], "cancel") == "1" then return 0 end
 redis.call("HSET", KEYS[1], "checkpoint", ARGV[1])
 redis.call("HDEL", KEYS[1], "input", "decisions")
 return 1`;

@@ -101,18 +101,29 @@ export class RunWorker<S extends StateSchema = StateSchema> {
   // Runs the run's next step; true when more steps follow.
   async #step(job: Job<RunJobData>): Promise<boolean> {
     const { runId } = job.data;
-    const record = await this.#store.read(runId);
-    if (!record || record.status === "done" || record.status === "failed" || record.status === "cancelled" || record.status === "paused") return false;
-    if (record.cancelRequested) {
-      await this.#store.finish(runId, { status: "cancelled" }, { type: "cancelled" });
-      return false;
-    }
-    await this.#store.markStatus(runId, "running");
-    // Still "running": the worker that ran the last step was lost before it handed the run back.
-    if (record.status === "running") await this.#store.append(runId, { type: "recovered", stepCount: record.checkpoint?.stepCount ?? 0 });
+    // Registered before the record is read, so that a cancel published from now on reaches this step;
+    // one published before is in the record's cancel flag.
     const controller = new AbortController();
     this.#running.set(runId, controller);
     const appended: Array<Promise<unknown>> = [];
+    try {
+      const record = await this.#store.read(runId);
+      if (!record || record.status === "done" || record.status === "failed" || record.status === "cancelled" || record.status === "paused") return false;
+      if (record.cancelRequested) {
+        await this.#store.finish(runId, { status: "cancelled" }, { type: "cancelled" });
+        return false;
+      }
+      await this.#store.markStatus(runId, "running");
+      // Still "running": the worker that ran the last step was lost before it handed the run back.
+      if (record.status === "running") await this.#store.append(runId, { type: "recovered", stepCount: record.checkpoint?.stepCount ?? 0 });
+      return await this.#runStep(runId, record, controller, appended);
+    } finally {
+      this.#running.delete(runId);
+    }
+  }
+
+  // Runs the agent from where the record stands to the next model call; true when more steps follow.
+  async #runStep(runId: string, record: RunRecord, controller: AbortController, appended: Array<Promise<unknown>>): Promise<boolean> {
     try {
       const result = await this.#agent.run({
         ...this.#startOf(record),
@@ -137,8 +148,6 @@ export class RunWorker<S extends StateSchema = StateSchema> {
       const failure: RunFailure = { name: (error as Error)?.name ?? "Error", message: (error as Error)?.message ?? String(error) };
       await this.#store.finish(runId, { status: "failed", error: failure }, { type: "failed", error: failure });
       return false;
-    } finally {
-      this.#running.delete(runId);
     }
   }
 
