@@ -29,7 +29,11 @@ export interface RunWorkerOptions<S extends StateSchema> extends RunStoreOptions
   lockDurationMs?: number;
   /** How often workers look for lost steps. Default 30000 ms. */
   stalledIntervalMs?: number;
-  /** How often one step may be lost before the run fails. Default 3. */
+  /**
+   * How many times a leg's job (from start or a resume to the next pause or end; it carries every
+   * step of the leg) may be lost before the run fails. Default 3. A worker stalled longer than
+   * `lockDurationMs` (a blocked event loop) looks lost too, and its step may then run twice.
+   */
   maxStalledCount?: number;
 }
 
