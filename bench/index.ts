@@ -1,3 +1,4 @@
+import { benchCluster } from "./cluster/benchCluster";
 import { benchCodegen } from "./codegen";
 import { benchLoopOverhead } from "./loopOverhead";
 import { benchParallelStep } from "./parallelStep";
@@ -6,10 +7,10 @@ import { benchRedaction } from "./redaction";
 import { benchStateAppends } from "./stateAppends";
 import { benchWideReply } from "./wideReply";
 
-const sections = ["runtime", "peer", "codegen"] as const;
+const sections = ["runtime", "peer", "codegen", "cluster"] as const;
 type Section = (typeof sections)[number];
 
-/** `node dist/bench/index.js [runtime] [peer] [codegen]`: the named sections, or all of them. */
+/** `node dist/bench/index.js [runtime] [peer] [codegen] [cluster]`: the named sections, or all of them. */
 function chosenSections(argv: readonly string[]): Section[] {
   const unknown = argv.filter((a) => !(sections as readonly string[]).includes(a));
   if (unknown.length > 0) throw new Error(`unknown benchmark section ${unknown.map((a) => `'${a}'`).join(", ")}; the sections are ${sections.join(", ")}`);
@@ -34,6 +35,10 @@ async function main(): Promise<void> {
   if (chosen.includes("codegen")) {
     console.log("## codegen (each tool a fresh process; median of 3 cold runs)");
     await benchCodegen((line) => console.log(line));
+  }
+  if (chosen.includes("cluster")) {
+    console.log("## cluster (toolwright/bullmq on a redis-server of its own; worker processes for throughput and latency; issue #12)");
+    await benchCluster((line) => console.log(line));
   }
 }
 
