@@ -26,9 +26,16 @@ function isClient(connection: RedisConnection): connection is Redis {
  * the given client, or one made from the options. ioredis is an optional peer dependency, loaded here.
  */
 export function newRedisClient(connection: RedisConnection): Redis {
-  if (isClient(connection)) return connection.duplicate();
-  const { Redis: Client } = require("ioredis") as typeof import("ioredis");
-  return new Client({ ...connection, maxRetriesPerRequest: null });
+  let client: Redis;
+  if (isClient(connection)) client = connection.duplicate();
+  else {
+    const { Redis: Client } = require("ioredis") as typeof import("ioredis");
+    client = new Client({ ...connection, maxRetriesPerRequest: null });
+  }
+  // Connection errors reach the commands that fail (and ioredis reconnects); without a listener
+  // ioredis would also print "Unhandled error event" for each reconnection attempt.
+  client.on("error", () => undefined);
+  return client;
 }
 
 /** BullMQ's connection option: the ioredis options, or a copy of the given client (BullMQ closes what it is given). */
