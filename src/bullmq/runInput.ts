@@ -1,6 +1,7 @@
 import { ChatMessage } from "../chat/chatMessage";
 import { ConfigurationError } from "../errors";
 import { describeKind } from "../util/describeValue";
+import { setOwn } from "../util/ownProperty";
 import type { StoredInput, StoredOptions } from "./runStore";
 
 /**
@@ -50,7 +51,8 @@ export function encodeStartInput(input: RunStartInput): { input: StoredInput; op
     } else {
       const problem = jsonProblem(value, key, 0);
       if (problem) throw new ConfigurationError("RunQueue.start", `RunQueue.start has ${problem}; a queued run's input crosses Redis as JSON, so pass plain data (strings, numbers, booleans, null, arrays, plain objects).`);
-      (optionKeys.has(key) ? options : state)[key] = value;
+      // setOwn: a key named __proto__ (JSON.parse keeps it as data) stays data, not the copy's prototype.
+      setOwn(optionKeys.has(key) ? options : state, key, value);
     }
   }
   return { input: { messages, state }, options: options as StoredOptions };

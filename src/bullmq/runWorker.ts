@@ -9,6 +9,7 @@ import type { StreamingChunk } from "../chat/streaming";
 import { ConfigurationError } from "../errors";
 import type { StateSchema } from "../state/stateSchema";
 import { describeKind } from "../util/describeValue";
+import { setOwn } from "../util/ownProperty";
 import { bullmqConnection, newRedisClient, type RunStoreOptions } from "./connection";
 import type { RunEvent, RunFailure, RunResultJSON } from "./runEvents";
 import type { RunJobData } from "./runQueue";
@@ -185,7 +186,7 @@ const resultKeys = new Set(["messages", "lastMessage", "exitReason", "stepCount"
 
 function resultJSON(result: AgentResult<StateSchema>): RunResultJSON {
   const state: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(result)) if (!resultKeys.has(key)) state[key] = value;
+  for (const [key, value] of Object.entries(result)) if (!resultKeys.has(key)) setOwn(state, key, value);
   return {
     exitReason: result.exitReason,
     stepCount: result.stepCount,

@@ -204,6 +204,11 @@ describe("RunQueue and RunWorker on a real Redis", () => {
       );
       await expect(queue.start({ messages: [ChatMessage.fromUser("hi")], signal: new AbortController().signal })).rejects.toThrow("RunQueue.start was given 'signal', which cannot cross to a worker");
       await expect(queue.start({ messages: [{ role: "wizard" }] })).rejects.toThrow("RunQueue.start has messages[0] that is not a ChatMessage or its JSON form");
+      // A key named __proto__ crosses as data: the worker's Agent refuses it as an unknown state key.
+      const hostile = await queue.start(JSON.parse('{"messages": [{"role": "user", "content": [{"text": "hi"}]}], "__proto__": {"polluted": true}}'));
+      const outcome = await queue.result(hostile);
+      expect(outcome.status === "failed" && outcome.error.name).toBe("StateKeyError");
+      expect(outcome.status === "failed" && outcome.error.message).toContain("'__proto__'");
       await expect(collect(queue, "x", "0-0; DROP")).rejects.toThrow("RunQueue.events was given an 'after' event id that is not a Redis Stream id");
     } finally {
       await close();
