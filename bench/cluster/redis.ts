@@ -1,5 +1,5 @@
-// A redis-server of the bench's own, on a free 127.0.0.1 port, stopped after the section. A copy of
-// test/support/redisServer.ts (bench/ does not import from test/).
+// A real redis-server on a free 127.0.0.1 port, for the toolwright/bullmq tests (test/bullmq) and the
+// cluster benchmarks: each starts its own and stops it.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:net";
 
@@ -24,7 +24,7 @@ async function freePort(): Promise<number> {
 /** Starts `redis-server` (the Debian package: `apt-get install -y redis-server`) with no persistence. */
 export async function startRedis(): Promise<RedisServer> {
   if (spawnSync("redis-server", ["--version"]).error) {
-    throw new Error("redis-server is not installed; install it (apt-get install -y redis-server, as .ci/run does) to run the cluster benchmarks.");
+    throw new Error("redis-server is not installed; install it (apt-get install -y redis-server, as .ci/run does) to run the toolwright/bullmq tests and the cluster benchmarks.");
   }
   const port = await freePort();
   const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes"], { stdio: ["ignore", "pipe", "pipe"] });

@@ -1,3 +1,5 @@
+// Starts a redis-server like bench/cluster/redis.ts (which the tests share); kept here so that the
+// example reads and copies on its own, as every example does, without reaching into bench/.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:net";
 import type { RedisOptions } from "ioredis";
