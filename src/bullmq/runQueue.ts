@@ -67,7 +67,7 @@ export class RunQueue {
     if (!(await this.#store.create(runId, encoded.input, encoded.options))) {
       throw new RunStateError(runId, "exists", `RunQueue.start was given run id '${runId}', which is already taken; use a new id, or follow the run with queue.events('${runId}').`);
     }
-    await this.#addStep(runId);
+    await this.#addLeg(runId, 0);
     return runId;
   }
 
@@ -85,7 +85,7 @@ export class RunQueue {
     const claimed = await this.#store.resume(runId, checked);
     if (claimed === "") throw notFound(runId, "RunQueue.resume");
     if (claimed !== "ok") throw notPaused(runId, claimed);
-    await this.#addStep(runId);
+    await this.#addLeg(runId, current.leg + 1);
   }
 
   /**
@@ -174,9 +174,30 @@ export class RunQueue {
     return current.status === "done" || current.status === "failed" || current.status === "cancelled" ? current.outcome : undefined;
   }
 
-  async #addStep(runId: string): Promise<void> {
-    await this.#queue.add("step", { runId }, { removeOnComplete: true, removeOnFail: { age: 24 * 3600 } });
+  /**
+   * Queues the run's job again when it has none: `start` and `resume` record the run, then add its
+   * job, so a process that dies between the two leaves the run queued with no job (its `result`
+   * would wait forever). Safe to call at any time and from any replica: the job of a leg has a fixed
+   * id, so a job that exists is not added twice. Resolves with true when it added the job.
+   */
+  async requeue(runId: string): Promise<boolean> {
+    checkRunId(runId, "RunQueue.requeue");
+    const current = await this.#store.outcome(runId);
+    if (!current) throw notFound(runId, "RunQueue.requeue");
+    if (current.status !== "queued" && current.status !== "running") return false;
+    if (await this.#queue.getJob(legJobId(runId, current.leg))) return false;
+    await this.#addLeg(runId, current.leg);
+    return true;
   }
+
+  // One job per leg (start, or a resume, to the next pause or end), named by run and leg.
+  async #addLeg(runId: string, leg: number): Promise<void> {
+    await this.#queue.add("step", { runId }, { jobId: legJobId(runId, leg), removeOnComplete: true, removeOnFail: { age: 24 * 3600 } });
+  }
+}
+
+function legJobId(runId: string, leg: number): string {
+  return `${runId}.leg${leg}`;
 }
 
 function anySignal(a: AbortSignal | undefined, b: AbortSignal): AbortSignal {

@@ -40,14 +40,16 @@ export interface StoredOptions {
 // Creates the record unless the id is taken. KEYS: record. ARGV: input, options, now.
 const createScript = `
 if redis.call("EXISTS", KEYS[1]) == 1 then return 0 end
-redis.call("HSET", KEYS[1], "status", "queued", "input", ARGV[1], "options", ARGV[2], "createdAt", ARGV[3])
+redis.call("HSET", KEYS[1], "status", "queued", "input", ARGV[1], "options", ARGV[2], "createdAt", ARGV[3], "leg", "0")
 return 1`;
 
-// Claims a paused run for one resume: only the first of concurrent resumes finds it paused.
+// Claims a paused run for one resume: only the first of concurrent resumes finds it paused. Each
+// resume starts a new leg, whose number names its BullMQ job.
 // KEYS: record, events. ARGV: decisions. Returns "ok", or the status that refused it ("" when gone).
 const resumeScript = `
 local status = redis.call("HGET", KEYS[1], "status")
 if status ~= "paused" then return status or "" end
+redis.call("HINCRBY", KEYS[1], "leg", 1)
 redis.call("HSET", KEYS[1], "status", "queued", "decisions", ARGV[1])
 redis.call("HDEL", KEYS[1], "pending", "outcome")
 redis.call("PERSIST", KEYS[1])
@@ -158,11 +160,11 @@ export class RunStore {
     };
   }
 
-  /** The run's status, the calls a paused run waits on, and its outcome once it has one. */
-  async outcome(runId: string): Promise<{ status: RunStatus; outcome: RunOutcome | undefined; pending: PendingConfirmation[] | undefined } | undefined> {
-    const [status, outcome, pending] = await this.redis.hmget(this.keys.record(runId), "status", "outcome", "pending");
+  /** The run's status, the calls a paused run waits on, its outcome once it has one, and its leg (start 0, each resume +1). */
+  async outcome(runId: string): Promise<{ status: RunStatus; outcome: RunOutcome | undefined; pending: PendingConfirmation[] | undefined; leg: number } | undefined> {
+    const [status, outcome, pending, leg] = await this.redis.hmget(this.keys.record(runId), "status", "outcome", "pending", "leg");
     if (!status) return undefined;
-    return { status: status as RunStatus, outcome: parseField(outcome) as RunOutcome | undefined, pending: parseField(pending) as PendingConfirmation[] | undefined };
+    return { status: status as RunStatus, outcome: parseField(outcome) as RunOutcome | undefined, pending: parseField(pending) as PendingConfirmation[] | undefined, leg: Number(leg ?? 0) };
   }
 
   /** Marks the run as running (a worker took its step) or queued (its next step waits in the queue). */

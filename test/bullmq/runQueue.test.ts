@@ -214,4 +214,29 @@ describe("RunQueue and RunWorker on a real Redis", () => {
       await close();
     }
   });
+
+  it("requeues a run left queued with no job (its replica died between recording it and adding the job)", async () => {
+    const connection = { host: redis.host, port: redis.port };
+    const name = `q${++names}`;
+    const queue = new RunQueue({ connection, name });
+    const model = new ScriptedChatGenerator([ChatMessage.fromAssistant("hello")]);
+    try {
+      const runId = await queue.start({ messages: [ChatMessage.fromUser("hi")] }, { runId: "orphan" });
+      await queue.bullQueue.drain(); // the job is gone, as if it had never been added
+
+      expect(await queue.requeue(runId)).toBe(true);
+      expect(await queue.requeue(runId)).toBe(false);
+      const worker = new RunWorker({ agent: new Agent({ chatGenerator: model }), connection, name });
+      try {
+        const outcome = await queue.result(runId);
+        expect(outcome.status === "done" && outcome.result.lastMessage).toEqual(ChatMessage.fromAssistant("hello").toJSON());
+        expect(await queue.requeue(runId)).toBe(false);
+      } finally {
+        await worker.close();
+      }
+      await expect(queue.requeue("missing")).rejects.toBeInstanceOf(RunNotFoundError);
+    } finally {
+      await queue.close();
+    }
+  });
 });
