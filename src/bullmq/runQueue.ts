@@ -44,6 +44,7 @@ export class RunQueue {
   readonly #queue: Queue<RunJobData>;
   readonly #options: RunStoreOptions;
   readonly #followers = new Set<Redis>();
+  #closed: Promise<void> | undefined;
 
   constructor(options: RunQueueOptions) {
     this.#store = new RunStore(options, "RunQueue");
@@ -160,8 +161,12 @@ export class RunQueue {
     return outcome;
   }
 
-  /** Closes the queue's Redis connections (followers included). */
-  async close(): Promise<void> {
+  /** Closes the queue's Redis connections (followers included). Calling it again waits for the same close. */
+  close(): Promise<void> {
+    return (this.#closed ??= this.#close());
+  }
+
+  async #close(): Promise<void> {
     for (const reader of this.#followers) reader.disconnect();
     await this.#queue.close();
     await this.#store.close();

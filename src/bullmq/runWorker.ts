@@ -51,12 +51,13 @@ export class RunWorker<S extends StateSchema = StateSchema> {
   readonly #worker: Worker<RunJobData>;
   readonly #subscriber: Redis;
   readonly #running = new Map<string, AbortController>();
+  #closed: Promise<void> | undefined;
 
   constructor(options: RunWorkerOptions<S>) {
+    // The worker's own options are checked before the store opens its Redis connection, so that a
+    // configuration error leaves nothing open (options that are not an object are the store's to refuse).
+    const settings = typeof options === "object" && options !== null ? workerSettings(options) : undefined;
     this.#store = new RunStore(options, "RunWorker");
-    if (typeof (options.agent as { run?: unknown } | undefined)?.run !== "function") {
-      throw new ConfigurationError("RunWorker", `RunWorker needs an agent (new Agent({...})), got ${describeKind(options.agent)}.`);
-    }
     this.#agent = options.agent;
     const { Worker: BullWorker, WaitingError } = require("bullmq") as typeof import("bullmq");
     this.#worker = new BullWorker<RunJobData>(
@@ -71,11 +72,7 @@ export class RunWorker<S extends StateSchema = StateSchema> {
       {
         connection: bullmqConnection(options.connection),
         prefix: this.#store.prefix,
-        concurrency: positive(options.concurrency, 1, "concurrency"),
-        ...(options.limiter && { limiter: options.limiter }),
-        lockDuration: positive(options.lockDurationMs, 30_000, "lockDurationMs"),
-        stalledInterval: positive(options.stalledIntervalMs, 30_000, "stalledIntervalMs"),
-        maxStalledCount: positive(options.maxStalledCount, 3, "maxStalledCount"),
+        ...settings,
       },
     );
     // A step BullMQ gave up on (lost more than maxStalledCount times, or an error outside the run such
@@ -96,8 +93,12 @@ export class RunWorker<S extends StateSchema = StateSchema> {
     return this.#worker;
   }
 
-  /** Stops taking steps, waits for the running ones, and closes the connections. */
-  async close(): Promise<void> {
+  /** Stops taking steps, waits for the running ones, and closes the connections. Calling it again waits for the same close. */
+  close(): Promise<void> {
+    return (this.#closed ??= this.#close());
+  }
+
+  async #close(): Promise<void> {
     await this.#worker.close();
     await this.#subscriber.quit().catch(() => this.#subscriber.disconnect());
     await this.#store.close();
@@ -196,8 +197,31 @@ function resultJSON(result: AgentResult<StateSchema>): RunResultJSON {
   };
 }
 
-function positive(value: unknown, fallback: number, option: string): number {
-  if (value === undefined) return fallback;
+// The BullMQ worker options from RunWorker's, checked.
+function workerSettings<S extends StateSchema>(options: RunWorkerOptions<S>) {
+  if (typeof (options.agent as { run?: unknown } | undefined)?.run !== "function") {
+    throw new ConfigurationError("RunWorker", `RunWorker needs an agent (new Agent({...})), got ${describeKind(options.agent)}.`);
+  }
+  return {
+    concurrency: positive(options.concurrency, 1, "concurrency"),
+    ...(options.limiter !== undefined && { limiter: limiterOf(options.limiter) }),
+    lockDuration: positive(options.lockDurationMs, 30_000, "lockDurationMs"),
+    stalledInterval: positive(options.stalledIntervalMs, 30_000, "stalledIntervalMs"),
+    maxStalledCount: positive(options.maxStalledCount, 3, "maxStalledCount"),
+  };
+}
+
+function limiterOf(limiter: unknown): { max: number; duration: number } {
+  if (typeof limiter !== "object" || limiter === null) {
+    throw new ConfigurationError("RunWorker", `RunWorker has a limiter that is not { max, duration }, got ${describeKind(limiter)}; give at most \`max\` steps per \`duration\` ms, e.g. { max: 10, duration: 1000 }.`);
+  }
+  const { max, duration } = limiter as { max?: unknown; duration?: unknown };
+  return { max: positive(max, undefined, "limiter.max"), duration: positive(duration, undefined, "limiter.duration") };
+}
+
+// A whole number of at least 1; `fallback` when not given (required when there is none).
+function positive(value: unknown, fallback: number | undefined, option: string): number {
+  if (value === undefined && fallback !== undefined) return fallback;
   if (typeof value === "number" && Number.isInteger(value) && value >= 1) return value;
   throw new ConfigurationError("RunWorker", `RunWorker has a ${option} that is not a whole number of at least 1, got ${describeKind(value)}.`);
 }
