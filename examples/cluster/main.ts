@@ -15,11 +15,14 @@
 // with OPENAI_API_KEY or OPENAI_BASE_URL set, the workers use a real model. With REDIS_URL set,
 // that Redis is used instead of a redis-server started here.
 //
+// The client reads the server-sent events with eventsource-parser (a dev dependency here).
+//
 // Run: npm run example:cluster (builds first; the processes run the compiled .js files).
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { EventSourceParserStream } from "eventsource-parser/stream";
 import { type RedisServer, startRedis } from "./redis";
 
 const startedAt = Date.now();
@@ -89,24 +92,13 @@ interface ServerSentEvent {
   readonly data: Record<string, unknown>;
 }
 
-/** Reads a server-sent event stream until the server ends it (the replica does at each end of a leg). */
+/** Reads a server-sent event stream (parsed by eventsource-parser) until the server ends it (the replica does at each end of a leg). */
 async function* followEvents(url: string, lastEventId?: string): AsyncGenerator<ServerSentEvent> {
   const response = await fetch(url, { headers: lastEventId === undefined ? {} : { "last-event-id": lastEventId } });
   if (!response.ok || !response.body) throw new Error(`GET ${url} answered ${response.status}: ${await response.text()}`);
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for await (const bytes of response.body) {
-    buffer += decoder.decode(bytes, { stream: true });
-    for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-      const fields = new Map(
-        buffer
-          .slice(0, end)
-          .split("\n")
-          .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trimStart()] as const),
-      );
-      buffer = buffer.slice(end + 2);
-      yield { id: fields.get("id") ?? "", type: fields.get("event") ?? "message", data: JSON.parse(fields.get("data") ?? "{}") as Record<string, unknown> };
-    }
+  const events = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
+  for await (const event of events) {
+    yield { id: event.id ?? "", type: event.event ?? "message", data: JSON.parse(event.data) as Record<string, unknown> };
   }
 }
 
