@@ -7,6 +7,7 @@ import { appendMessages, State } from "../state/state";
 import { type NormalizedStateKey, normalizeStateSchema, type StateInitialValues, type StateSchema } from "../state/stateSchema";
 import { resolveTools, type ToolSource } from "../tools/resolveTools";
 import type { Tool } from "../tools/tool";
+import { Toolset } from "../tools/toolset";
 import { linkedAbort } from "../util/abort";
 import { RunAbort } from "../util/runAbort";
 import { describeKind } from "../util/describeValue";
@@ -32,18 +33,22 @@ import { checkCount, checkExitConditions, checkReservedKeys, checkToolStateKeys 
  */
 export class Agent<S extends StateSchema = {}, const E extends string = never> {
   readonly #chatGenerator: ChatGenerator;
-  readonly #tools: ReadonlyMap<string, Tool>;
-  readonly #toolSpecs: readonly ToolSpec[];
+  readonly #toolSources: readonly ToolSource[];
+  /** The Toolsets among the tool sources: when one's tools change, the tools are read again. */
+  readonly #toolsets: readonly Toolset[];
+  #toolTable: ToolTable;
+  readonly #exitConditionOption: readonly string[] | undefined;
+  readonly #strategiesOption: unknown;
   readonly #systemPrompt: string | undefined;
   readonly #stateSchema: S | undefined;
   readonly #stateKeys: ReadonlyMap<string, NormalizedStateKey>;
-  readonly #exitConditions: ReadonlySet<string>;
+  #exitConditions: ReadonlySet<string>;
   readonly #maxAgentSteps: number;
   readonly #toolConcurrency: number;
   readonly #toolTimeoutMs: number | undefined;
   readonly #raiseOnToolInvocationFailure: boolean;
   readonly #streamingCallback: StreamingCallback | undefined;
-  readonly #confirmationStrategies: ReadonlyMap<string, ConfirmationStrategy> | undefined;
+  #confirmationStrategies: ReadonlyMap<string, ConfirmationStrategy> | undefined;
   readonly #signer: SnapshotSigner | undefined;
 
   constructor(options: AgentOptions<S, E>) {
@@ -58,23 +63,25 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
     this.#stateSchema = options.stateSchema;
     this.#stateKeys = normalizeStateSchema(options.stateSchema);
     checkReservedKeys(this.#stateKeys);
-    this.#tools = resolveTools(options.tools ?? [], "Agent");
-    checkToolStateKeys(this.#tools.values(), this.#stateKeys);
-    this.#toolSpecs = toolSpecs(this.#tools.values());
-    this.#exitConditions = new Set(checkExitConditions(options.exitConditions, [...this.#tools.keys()]));
+    this.#toolSources = Array.isArray(options.tools) ? [...options.tools] : (options.tools ?? []);
+    this.#toolsets = Array.isArray(this.#toolSources) ? this.#toolSources.filter((source): source is Toolset => source instanceof Toolset) : [];
+    this.#exitConditionOption = options.exitConditions;
+    this.#strategiesOption = options.confirmationStrategies;
+    this.#toolTable = this.#readTools();
+    this.#exitConditions = new Set(checkExitConditions(options.exitConditions, [...this.#toolTable.tools.keys()]));
     this.#maxAgentSteps = checkCount("maxAgentSteps", options.maxAgentSteps, 100, "one step is one model call");
     this.#toolConcurrency = checkCount("toolConcurrency", options.toolConcurrency, 4, "how many tool calls of a step run at once");
     this.#toolTimeoutMs = checkTimeout(options.toolTimeoutMs);
     this.#systemPrompt = checkSystemPrompt(options.systemPrompt, "Agent");
     this.#raiseOnToolInvocationFailure = options.raiseOnToolInvocationFailure ?? false;
     this.#streamingCallback = checkCallback(options.streamingCallback, "Agent");
-    this.#confirmationStrategies = checkStrategies(options.confirmationStrategies, [...this.#tools.keys()]);
+    this.#confirmationStrategies = checkStrategies(options.confirmationStrategies, [...this.#toolTable.tools.keys()]);
     this.#signer = options.snapshotKey === undefined ? undefined : new SnapshotSigner(options.snapshotKey);
   }
 
-  /** The Agent's tools, in order. */
+  /** The Agent's tools, in order (for a Toolset whose tools change, as of the last run's start). */
   get tools(): Tool[] {
-    return [...this.#tools.values()];
+    return [...this.#currentTools().tools.values()];
   }
 
   /**
@@ -202,8 +209,29 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
     return state;
   }
 
+  // Resolves the tool sources into tools and their specs, checked against the state schema.
+  #readTools(): ToolTable {
+    const tools = resolveTools(this.#toolSources, "Agent");
+    checkToolStateKeys(tools.values(), this.#stateKeys);
+    return { tools, toolSpecs: toolSpecs(tools.values()), revisions: this.#toolsets.map((toolset) => toolset.revision) };
+  }
+
+  // The tools as of now: read again when a Toolset's tools changed (an MCP server's list), with the
+  // exit conditions and confirmation strategies checked against the new names.
+  #currentTools(): ToolTable {
+    const table = this.#toolTable;
+    if (this.#toolsets.every((toolset, i) => toolset.revision === table.revisions[i])) return table;
+    const next = this.#readTools();
+    const names = [...next.tools.keys()];
+    this.#exitConditions = new Set(checkExitConditions(this.#exitConditionOption, names));
+    this.#confirmationStrategies = checkStrategies(this.#strategiesOption, names);
+    this.#toolTable = next;
+    return next;
+  }
+
   #toolsForRun(selection: AgentRunOptions["tools"]): { tools: ReadonlyMap<string, Tool>; toolSpecs: readonly ToolSpec[] } {
-    if (selection === undefined) return { tools: this.#tools, toolSpecs: this.#toolSpecs };
+    const current = this.#currentTools();
+    if (selection === undefined) return current;
     if (!Array.isArray(selection)) throw new ConfigurationError("Agent.run", `Agent.run needs tools as an array of tool names or tools, got ${describeKind(selection)}.`);
     const sources: ToolSource[] = [];
     for (const item of selection) {
@@ -211,9 +239,9 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
         sources.push(item);
         continue;
       }
-      const tool = this.#tools.get(item);
+      const tool = current.tools.get(item);
       if (!tool) {
-        throw new ConfigurationError("Agent.run", `Agent.run selected tool '${item}', which the Agent does not have; select from its tools: ${[...this.#tools.keys()].join(", ") || "none"}.`);
+        throw new ConfigurationError("Agent.run", `Agent.run selected tool '${item}', which the Agent does not have; select from its tools: ${[...current.tools.keys()].join(", ") || "none"}.`);
       }
       sources.push(tool);
     }
@@ -221,6 +249,13 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
     checkToolStateKeys(tools.values(), this.#stateKeys);
     return { tools, toolSpecs: toolSpecs(tools.values()) };
   }
+}
+
+/** The Agent's tools by name, their specs for the model, and the revisions of its Toolsets they were read at. */
+interface ToolTable {
+  readonly tools: ReadonlyMap<string, Tool>;
+  readonly toolSpecs: readonly ToolSpec[];
+  readonly revisions: readonly number[];
 }
 
 // A run given no runId gets a random one, made only if a tool reads its idempotency key.

@@ -8,21 +8,50 @@ export interface ToolsetOptions {
   name?: string;
 }
 
-/** A named group of tools; an Agent flattens it into its tools. */
+/**
+ * A named group of tools; an Agent flattens it into its tools. A Toolset whose tools change over its
+ * life (an MCP server's, whose list may change) replaces them with `replaceTools`; an Agent given it
+ * reads the new ones at the start of its next run.
+ */
 export class Toolset {
   readonly name: string | undefined;
-  readonly tools: readonly Tool[];
+  #tools: readonly Tool[];
+  #revision = 0;
 
   constructor(tools: readonly Tool[], options: ToolsetOptions = {}) {
-    const subject = options.name ? `Toolset '${options.name}'` : "Toolset";
-    if (!Array.isArray(tools)) {
-      throw new ConfigurationError(subject, `new Toolset(tools) needs an array of Tool objects.`);
-    }
-    for (const [index, tool] of tools.entries()) {
-      if (!(tool instanceof Tool)) throw new ConfigurationError(subject, `${subject} was given ${describeKind(tool)} at tools[${index}], which is not a Tool: pass Tool objects.`);
-    }
     this.name = options.name;
-    this.tools = Object.freeze([...tools]);
-    Object.freeze(this);
+    this.#tools = checkTools(this.#subject(), tools, "new Toolset(tools)");
+    // A subclass freezes itself when its constructor is done.
+    if (new.target === Toolset) Object.freeze(this);
   }
+
+  /** The tools, in order: the current ones, for a Toolset whose tools change. */
+  get tools(): readonly Tool[] {
+    return this.#tools;
+  }
+
+  /** How many times the tools were replaced; an Agent compares it to re-read them. */
+  get revision(): number {
+    return this.#revision;
+  }
+
+  /** Replaces the tools (checked like the constructor's), for a Toolset whose tools change. */
+  protected replaceTools(tools: readonly Tool[]): void {
+    this.#tools = checkTools(this.#subject(), tools, "Toolset.replaceTools(tools)");
+    this.#revision++;
+  }
+
+  #subject(): string {
+    return this.name ? `Toolset '${this.name}'` : "Toolset";
+  }
+}
+
+function checkTools(subject: string, tools: readonly Tool[], call: string): readonly Tool[] {
+  if (!Array.isArray(tools)) {
+    throw new ConfigurationError(subject, `${call} needs an array of Tool objects.`);
+  }
+  for (const [index, tool] of tools.entries()) {
+    if (!(tool instanceof Tool)) throw new ConfigurationError(subject, `${subject} was given ${describeKind(tool)} at tools[${index}], which is not a Tool: pass Tool objects.`);
+  }
+  return Object.freeze([...tools]);
 }
