@@ -14,6 +14,7 @@ const config: Config = {
     "^toolwright/testing$": "<rootDir>/src/testing/index.ts",
     "^toolwright/openai$": "<rootDir>/src/chat/openai/index.ts",
     "^toolwright/bullmq$": "<rootDir>/src/bullmq/index.ts",
+    "^toolwright/mcp$": "<rootDir>/src/mcp/index.ts",
     "^toolwright/codegen$": "<rootDir>/codegen/index.ts",
   },
   testTimeout: 20000,

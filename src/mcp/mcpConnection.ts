@@ -1,0 +1,192 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
+import { ConfigurationError } from "../errors";
+import { describeKind } from "../util/describeValue";
+import { mcpSdk } from "./mcpSdk";
+
+/** An MCP server run as a child process, spoken to over its stdin and stdout. */
+export interface McpStdioServer {
+  /** The executable, e.g. `npx` or `process.execPath`. */
+  readonly command: string;
+  readonly args?: readonly string[];
+  /**
+   * Environment variables for the server, added to the few the SDK passes on by default (PATH,
+   * HOME, …); the rest of this process's environment (API keys) is not passed on.
+   */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  /** What happens to the server's stderr: shown in this process's (default) or dropped. */
+  readonly stderr?: "inherit" | "ignore";
+}
+
+/** An MCP server at a URL: Streamable HTTP, or the older HTTP+SSE transport. */
+export interface McpHttpServer {
+  readonly url: string | URL;
+  /** Sent with every request (e.g. `authorization`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** `"auto"` (default) tries Streamable HTTP, then HTTP+SSE; or name one. */
+  readonly transport?: "auto" | "streamable-http" | "sse";
+}
+
+/** Where an McpToolset's server is. */
+export type McpServerSpec = McpStdioServer | McpHttpServer;
+
+const clientInfo = { name: "toolwright", version: "0.1.0" };
+
+/** Lists every tool of the server, following pages (at most 100, against a server that never stops). */
+export async function listAllTools(client: Client, signal?: AbortSignal): Promise<McpToolInfo[]> {
+  const tools: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 100; page++) {
+    const result = await client.listTools(cursor === undefined ? {} : { cursor }, signal ? { signal } : {});
+    tools.push(...result.tools);
+    cursor = result.nextCursor;
+    if (cursor === undefined) break;
+  }
+  return tools;
+}
+
+/**
+ * The toolset's connection to its server: made on connect, and again on the next use after the
+ * server closed it (a child process that exited, an HTTP session that ended).
+ */
+export class McpConnection {
+  readonly #spec: McpServerSpec;
+  readonly #subject: string;
+  readonly #onToolListChanged: () => void;
+  #client: Client | undefined;
+  #connecting: Promise<Client> | undefined;
+  #lost: string | undefined;
+  #closed = false;
+
+  /** `onToolListChanged` runs when the server says its tools changed, and after a reconnect. */
+  constructor(spec: McpServerSpec, subject: string, onToolListChanged: () => void) {
+    this.#spec = checkSpec(spec, subject);
+    this.#subject = subject;
+    this.#onToolListChanged = onToolListChanged;
+  }
+
+  /** What the server calls itself (after the first connect). */
+  serverName: string | undefined;
+
+  /** Why the last connection ended, when it ended without `close()`; cleared by the next connect. */
+  get lost(): string | undefined {
+    return this.#lost;
+  }
+
+  /** The connected client: the current one, or a new connection when there is none. */
+  async client(): Promise<Client> {
+    if (this.#closed) throw new Error(`${this.#subject} is closed; connect a new McpToolset.`);
+    if (this.#client) return this.#client;
+    this.#connecting ??= this.#connect().finally(() => (this.#connecting = undefined));
+    return this.#connecting;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const client = this.#client ?? (await this.#connecting?.catch(() => undefined));
+    this.#client = undefined;
+    await client?.close();
+  }
+
+  async #connect(): Promise<Client> {
+    const wasLost = this.#lost !== undefined;
+    const spec = this.#spec;
+    let client: Client;
+    if ("command" in spec) {
+      client = await this.#open(() => {
+        const { StdioClientTransport } = mcpSdk("stdioClient", this.#subject);
+        return new StdioClientTransport({
+          command: spec.command,
+          args: [...(spec.args ?? [])],
+          ...(spec.env && { env: { ...spec.env } }),
+          ...(spec.cwd !== undefined && { cwd: spec.cwd }),
+          stderr: spec.stderr ?? "inherit",
+        });
+      });
+    } else {
+      client = await this.#openHttp(spec);
+    }
+    if (this.#closed) {
+      await client.close();
+      throw new Error(`${this.#subject} is closed; connect a new McpToolset.`);
+    }
+    this.serverName = client.getServerVersion()?.name;
+    this.#lost = undefined;
+    client.onclose = () => {
+      if (this.#client !== client) return;
+      this.#client = undefined;
+      this.#lost = "the server closed the connection";
+    };
+    this.#client = client;
+    // A server that came back (restarted, redeployed) may offer other tools: read them again.
+    if (wasLost) this.#onToolListChanged();
+    return client;
+  }
+
+  async #openHttp(spec: McpHttpServer): Promise<Client> {
+    const url = new URL(spec.url);
+    const requestInit = spec.headers ? { headers: { ...spec.headers } } : undefined;
+    const streamable = () => {
+      const { StreamableHTTPClientTransport } = mcpSdk("streamableHttpClient", this.#subject);
+      return new StreamableHTTPClientTransport(url, requestInit ? { requestInit } : undefined);
+    };
+    const sse = () => {
+      const { SSEClientTransport } = mcpSdk("sseClient", this.#subject);
+      return new SSEClientTransport(url, requestInit ? { requestInit } : undefined);
+    };
+    const transport = spec.transport ?? "auto";
+    if (transport === "streamable-http") return this.#open(streamable);
+    if (transport === "sse") return this.#open(sse);
+    try {
+      return await this.#open(streamable);
+    } catch (streamableError) {
+      try {
+        return await this.#open(sse);
+      } catch (sseError) {
+        throw new Error(
+          `${this.#subject} could not connect to ${url.href}: Streamable HTTP failed (${(streamableError as Error).message}), then HTTP+SSE failed (${(sseError as Error).message}). Check the URL and that the server is up.`,
+          { cause: sseError },
+        );
+      }
+    }
+  }
+
+  async #open(makeTransport: () => Transport): Promise<Client> {
+    const { Client: McpClient } = mcpSdk("client", this.#subject);
+    const client = new McpClient(clientInfo, {
+      capabilities: {},
+      listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: () => this.#onToolListChanged() } },
+    });
+    try {
+      await client.connect(makeTransport());
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw new Error(`${this.#subject} could not connect to the server: ${(error as Error).message}`, { cause: error });
+    }
+    return client;
+  }
+}
+
+function checkSpec(spec: unknown, subject: string): McpServerSpec {
+  const value = (typeof spec === "object" && spec !== null ? spec : undefined) as Partial<McpStdioServer & McpHttpServer> | undefined;
+  const problem = (what: string) =>
+    new ConfigurationError(subject, `${subject} has a server ${what}; pass { command, args?, env?, cwd? } for a child process or { url, headers?, transport? } for an HTTP server.`);
+  if (!value || ("command" in value === "url" in value)) throw problem(`that is neither a command nor a URL, got ${describeKind(spec)}`);
+  if ("command" in value) {
+    if (typeof value.command !== "string" || value.command === "") throw problem(`command that is not a non-empty string, got ${describeKind(value.command)}`);
+    if (value.args !== undefined && (!Array.isArray(value.args) || value.args.some((arg) => typeof arg !== "string"))) throw problem(`args that are not an array of strings`);
+    if (value.env !== undefined && (typeof value.env !== "object" || value.env === null || Object.values(value.env).some((v) => typeof v !== "string"))) throw problem(`env that is not an object of strings`);
+    if (value.stderr !== undefined && value.stderr !== "inherit" && value.stderr !== "ignore") throw problem(`stderr that is not "inherit" or "ignore", got ${describeKind(value.stderr)}`);
+    return value as McpStdioServer;
+  }
+  try {
+    const url = new URL(String(value.url));
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http");
+  } catch {
+    throw problem(`url that is not an http(s) URL, got ${describeKind(value.url)}`);
+  }
+  if (value.transport !== undefined && !["auto", "streamable-http", "sse"].includes(value.transport)) throw problem(`transport that is not "auto", "streamable-http" or "sse", got ${describeKind(value.transport)}`);
+  return value as McpHttpServer;
+}
