@@ -53,11 +53,12 @@ describe("the bundled package (issue #11)", () => {
       import * as testing from "toolwright/testing";
       import * as openai from "toolwright/openai";
       import * as bullmq from "toolwright/bullmq";
+      import * as mcp from "toolwright/mcp";
       const cjs = (await import("node:module")).createRequire(process.cwd() + "/")
-      const missing = [["toolwright", main], ["toolwright/testing", testing], ["toolwright/openai", openai], ["toolwright/bullmq", bullmq]]
+      const missing = [["toolwright", main], ["toolwright/testing", testing], ["toolwright/openai", openai], ["toolwright/bullmq", bullmq], ["toolwright/mcp", mcp]]
         .flatMap(([name, ns]) => Object.keys(cjs(name)).filter((key) => key !== "__esModule" && !(key in ns)).map((key) => name + "." + key));
-      console.log(JSON.stringify(missing), typeof main.Agent, typeof testing.ScriptedChatGenerator, typeof openai.OpenAIChatGenerator, typeof bullmq.RunQueue);`, "module");
-    expect(out).toBe("[] function function function function");
+      console.log(JSON.stringify(missing), typeof main.Agent, typeof testing.ScriptedChatGenerator, typeof openai.OpenAIChatGenerator, typeof bullmq.RunQueue, typeof mcp.McpToolset, typeof mcp.serveMcp);`, "module");
+    expect(out).toBe("[] function function function function function function");
   });
 
   it("checks schemas against the precompiled meta-schema with the same outcome and text as the source", async () => {

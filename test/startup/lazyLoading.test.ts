@@ -24,6 +24,10 @@ describe("what importing and running toolwright loads (issue #11)", () => {
     expect(loadedPackages(`require("toolwright");`)).toEqual(["reflect-metadata", "toolwright:runtime.js", "toolwright:toolwright.js"]);
   });
 
+  it("loads no MCP SDK on importing toolwright/mcp, nor Redis clients on importing toolwright/bullmq", () => {
+    expect(loadedPackages(`require("toolwright/mcp"); require("toolwright/bullmq");`)).toEqual(["reflect-metadata", "toolwright:bullmq.js", "toolwright:mcp.js", "toolwright:runtime.js"]);
+  });
+
   it("runs an agent whose state schema and tools use no zod without loading zod; ajv loads at the first tool call", () => {
     const script = `
       const { Agent, ChatMessage, Tool } = require("toolwright");
