@@ -6,6 +6,8 @@ export { clientEvent } from "./agent/clientEvent";
 export type { ClientEvent } from "./agent/clientEvent";
 export type { AgentOptions, AgentResult, AgentResultBase, AgentRunInput, AgentRunOptions, ExitReason } from "./agent/agentTypes";
 export { BreakpointError } from "./agent/breakpoint";
+export { ToolRunner } from "./agent/toolRunner";
+export type { ToolRunnerCall, ToolRunnerCallOptions, ToolRunnerOptions, ToolRunnerResult } from "./agent/toolRunner";
 export type { Breakpoint } from "./agent/breakpoint";
 export { snapshotOf } from "./agent/snapshot";
 export type { AgentSnapshot } from "./agent/snapshot";
