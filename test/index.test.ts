@@ -96,6 +96,7 @@ describe("toolwright", () => {
       "ToolInvocationError",
       "ToolNotFoundError",
       "ToolResultConversionError",
+      "ToolRunner",
       "Toolset",
       "ToolwrightError",
       "chatMessageSchema",

@@ -5,6 +5,8 @@ import { invokeTools } from "../tools/invokeTools";
 import { resolveTools, type ToolSource } from "../tools/resolveTools";
 import type { Tool } from "../tools/tool";
 import { describeKind } from "../util/describeValue";
+import { nestingDepthExceeds } from "../util/jsonShape";
+import { limits } from "../util/limits";
 import { RunAbort } from "../util/runAbort";
 import { Semaphore } from "../util/semaphore";
 import { checkToolStateKeys } from "./validateAgentOptions";
@@ -17,6 +19,8 @@ export interface ToolRunnerOptions<S extends StateSchema = {}> {
   stateSchema?: S;
   /** A call that takes longer fails with a timeout message (its signal is aborted). Default: no limit. */
   toolTimeoutMs?: number;
+  /** What error messages call the runner. Default "ToolRunner" (`serveMcp` passes its own name). */
+  name?: string;
 }
 
 /** One call, as a model would make it. */
@@ -68,11 +72,12 @@ export class ToolRunner<S extends StateSchema = {}> {
 
   constructor(options: ToolRunnerOptions<S>) {
     if (typeof options !== "object" || options === null) throw new ConfigurationError("ToolRunner", `new ToolRunner(options) needs an options object with tools, got ${describeKind(options)}.`);
+    const subject = typeof options.name === "string" ? options.name : "ToolRunner";
     const timeout: unknown = options.toolTimeoutMs;
     if (timeout !== undefined && (typeof timeout !== "number" || !Number.isFinite(timeout) || timeout <= 0)) {
-      throw new ConfigurationError("ToolRunner", `ToolRunner has a toolTimeoutMs that is not a positive number of milliseconds, got ${describeKind(timeout)}.`);
+      throw new ConfigurationError(subject, `${subject} has a toolTimeoutMs that is not a positive number of milliseconds, got ${describeKind(timeout)}.`);
     }
-    this.#tools = resolveTools(options.tools, "ToolRunner");
+    this.#tools = resolveTools(options.tools, subject);
     checkToolStateKeys(this.#tools.values(), normalizeStateSchema(options.stateSchema));
     this.#stateSchema = options.stateSchema;
     this.#timeoutMs = timeout;
@@ -112,7 +117,7 @@ export class ToolRunner<S extends StateSchema = {}> {
     const abort = new RunAbort(options.signal);
     try {
       const [outcome] = await invokeTools(
-        [{ id, toolName: call.name, arguments: call.arguments ?? {} }],
+        [{ id, toolName: call.name, arguments: callArguments(call.arguments) }],
         { tools: this.#tools, state: state as unknown as State, abort, concurrency: 1, raiseOnFailure: false, ...(this.#timeoutMs !== undefined && { timeoutMs: this.#timeoutMs }) },
         { runId: () => options.runId ?? "tool-runner", step, keys: [id] },
       );
@@ -122,5 +127,19 @@ export class ToolRunner<S extends StateSchema = {}> {
       abort.dispose();
       release?.();
     }
+  }
+}
+
+// Arguments nested past the limit are refused by ChatMessage (its copies recurse), so they go in as
+// JSON text, as a chat generator passes them: the call then gets the tool-calling step's own answer
+// ("… nest deeper than 64 levels …"). Text too deep for JSON.stringify is replaced by text just
+// past the limit, which gets the same answer.
+function callArguments(args: Record<string, unknown> | string | undefined): Record<string, unknown> | string {
+  if (args === undefined || args === null) return {};
+  if (typeof args === "string" || !nestingDepthExceeds(args, limits.maxArgumentDepth)) return args;
+  try {
+    return JSON.stringify(args);
+  } catch {
+    return `${'{"":'.repeat(limits.maxArgumentDepth)}{}${"}".repeat(limits.maxArgumentDepth)}`;
   }
 }

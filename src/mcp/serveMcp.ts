@@ -2,12 +2,10 @@ import { randomUUID } from "node:crypto";
 import * as http from "node:http";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { checkToolStateKeys } from "../agent/validateAgentOptions";
+import { ToolRunner } from "../agent/toolRunner";
 import { ConfigurationError } from "../errors";
-import { State } from "../state/state";
-import { normalizeStateSchema, type StateInitialValues, type StateSchema } from "../state/stateSchema";
-import { resolveTools, type ToolSource } from "../tools/resolveTools";
-import type { Tool } from "../tools/tool";
+import type { StateInitialValues, StateSchema } from "../state/stateSchema";
+import type { ToolSource } from "../tools/resolveTools";
 import { describeKind } from "../util/describeValue";
 import { mcpSdk } from "./mcpSdk";
 import { McpSession } from "./mcpSession";
@@ -40,13 +38,21 @@ export interface ServeMcpOptions<S extends StateSchema = {}> {
   session?: (context: McpSessionContext) => StateInitialValues<S> | Promise<StateInitialValues<S>>;
   /** A call that takes longer fails with a timeout message. Default: no limit. */
   toolTimeoutMs?: number;
+  /** A Streamable HTTP session with no request for this long is ended (its State dropped). Default 30 minutes. */
+  sessionIdleMs?: number;
+  /** At most this many Streamable HTTP sessions at once; an initialize beyond it gets 503. Default 10000. */
+  maxSessions?: number;
 }
 
 /** Where `listen` serves. */
 export interface McpListenOptions {
   /** Default 0: any free port (see the returned url). */
   port?: number;
-  /** Default 127.0.0.1. */
+  /**
+   * Default 127.0.0.1. On a loopback address (127.0.0.1, localhost, ::1) only requests whose Host
+   * header names one are answered: a web page whose own host name was made to resolve to 127.0.0.1
+   * (DNS rebinding) is refused with 403.
+   */
   host?: string;
   /** Default /mcp. */
   path?: string;
@@ -69,9 +75,13 @@ export function serveMcp<S extends StateSchema = {}>(options: ServeMcpOptions<S>
 
 export class McpToolServer<S extends StateSchema = {}> {
   readonly #options: ServeMcpOptions<S>;
-  readonly #tools: ReadonlyMap<string, Tool>;
+  readonly #runner: ToolRunner<S>;
   readonly #listing: ReadonlyArray<{ name: string; description: string; inputSchema: Record<string, unknown> }>;
-  readonly #sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server; session: McpSession }>();
+  readonly #sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server; session: McpSession<S>; lastUsed: number; owner: http.Server | undefined }>();
+  readonly #sessionIdleMs: number;
+  readonly #maxSessions: number;
+  #sweeper: NodeJS.Timeout | undefined;
+  #closed = false;
   readonly #servers = new Set<Server>();
   readonly #httpServers = new Set<http.Server>();
 
@@ -80,13 +90,11 @@ export class McpToolServer<S extends StateSchema = {}> {
     if (options.session !== undefined && typeof options.session !== "function") {
       throw new ConfigurationError("serveMcp", `serveMcp has a session that is not a function, got ${describeKind(options.session)}; pass (context) => initial state values.`);
     }
-    if (options.toolTimeoutMs !== undefined && (typeof options.toolTimeoutMs !== "number" || !(options.toolTimeoutMs > 0))) {
-      throw new ConfigurationError("serveMcp", `serveMcp has a toolTimeoutMs that is not a positive number of milliseconds, got ${describeKind(options.toolTimeoutMs)}.`);
-    }
+    this.#sessionIdleMs = wholePositive(options.sessionIdleMs, 30 * 60_000, "sessionIdleMs");
+    this.#maxSessions = wholePositive(options.maxSessions, 10_000, "maxSessions");
     this.#options = options;
-    this.#tools = resolveTools(options.tools, "serveMcp");
-    checkToolStateKeys(this.#tools.values(), normalizeStateSchema(options.stateSchema));
-    this.#listing = [...this.#tools.values()].map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters as Record<string, unknown> }));
+    this.#runner = new ToolRunner({ tools: options.tools, ...(options.stateSchema !== undefined && { stateSchema: options.stateSchema }), ...(options.toolTimeoutMs !== undefined && { toolTimeoutMs: options.toolTimeoutMs }), name: "serveMcp" });
+    this.#listing = this.#runner.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters as Record<string, unknown> }));
   }
 
   /** The number of open Streamable HTTP sessions. */
@@ -103,46 +111,83 @@ export class McpToolServer<S extends StateSchema = {}> {
 
   /**
    * Handles one request of the Streamable HTTP transport: mount it at your MCP path (Node's http,
-   * Express, …). `body` is the parsed JSON body when your framework already read it.
+   * Express, …). `body` is the parsed JSON body when your framework already read it. Checking the
+   * Host or Origin header against DNS rebinding is then your server's part (`listen` does it on a
+   * loopback address).
    */
-  async handleHttp(request: http.IncomingMessage, response: http.ServerResponse, body?: unknown): Promise<void> {
+  handleHttp(request: http.IncomingMessage, response: http.ServerResponse, body?: unknown): Promise<void> {
+    return this.#handle(request, response, body, undefined);
+  }
+
+  // `owner`: the server `listen` started that took the request, whose close ends the sessions it opened.
+  async #handle(request: http.IncomingMessage, response: http.ServerResponse, body: unknown, owner: http.Server | undefined): Promise<void> {
     const { isInitializeRequest } = mcpSdk("types", "serveMcp");
+    if (this.#closed) return sendError(response, 503, -32000, "the MCP server was closed.");
     const parsed = body ?? (request.method === "POST" ? await readJson(request) : undefined);
+    if (parsed === tooLarge) {
+      // The rest of the body is not read: the connection cannot carry another request.
+      response.setHeader("connection", "close");
+      return sendError(response, 413, -32000, `the body is over ${maxBodyBytes} bytes, the limit.`);
+    }
     if (parsed instanceof Error) return sendError(response, 400, -32700, `the body is not JSON: ${parsed.message}`);
     const sessionId = request.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       const open = this.#sessions.get(sessionId);
       if (!open) return sendError(response, 404, -32001, `no session '${sessionId}' (it ended, or this server restarted); initialize a new one.`);
+      open.lastUsed = Date.now();
       return open.transport.handleRequest(request, response, parsed);
     }
     if (request.method !== "POST" || !isInitializeRequest(parsed)) {
       return sendError(response, 400, -32000, "no mcp-session-id header: send an initialize request first, then the session id it answers with.");
     }
+    if (this.#sessions.size >= this.#maxSessions) {
+      return sendError(response, 503, -32000, `the server has ${this.#maxSessions} sessions open (maxSessions); try again later.`);
+    }
     const id = randomUUID();
-    let session: McpSession;
+    let session: McpSession<S>;
     try {
       session = await this.#newSession({ sessionId: id, transport: "streamable-http", request });
     } catch (error) {
       return sendError(response, 403, -32001, `the session was refused: ${(error as Error).message}`);
     }
     const { StreamableHTTPServerTransport } = mcpSdk("streamableHttpServer", "serveMcp");
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
+    let initialized = false;
+    // A session is kept once the transport accepted its initialize request: one refused (406 for a
+    // missing Accept, 415, …) would otherwise stay open, with its server and State, for good.
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      onsessioninitialized: () => {
+        initialized = true;
+        this.#sessions.set(id, { transport, server, session, lastUsed: Date.now(), owner });
+        this.#sweeper ??= setInterval(() => this.#endIdleSessions(), Math.min(this.#sessionIdleMs, 60_000)).unref();
+      },
+    });
     const server = this.#server(session);
     transport.onclose = () => {
       this.#sessions.delete(id);
       this.#servers.delete(server);
     };
     await server.connect(transport);
-    this.#sessions.set(id, { transport, server, session });
-    await transport.handleRequest(request, response, parsed);
+    try {
+      await transport.handleRequest(request, response, parsed);
+    } finally {
+      if (!initialized) await server.close();
+    }
   }
 
-  /** Starts an HTTP server that serves `handleHttp` at `path`; resolves with its URL and how to stop it. */
+  /**
+   * Starts an HTTP server that serves `handleHttp` at `path`; resolves with its URL and how to stop
+   * it (which ends the sessions opened through it).
+   */
   async listen(options: McpListenOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
     const { port = 0, host = "127.0.0.1", path = "/mcp" } = options;
+    const loopback = loopbackHosts.has(host);
     const httpServer = http.createServer((request, response) => {
+      if (loopback && !loopbackHosts.has(hostnameOf(request.headers.host))) {
+        return sendError(response, 403, -32000, "the Host header does not name this server: on a loopback address it answers requests to localhost, 127.0.0.1 or [::1] only.");
+      }
       if (new URL(request.url ?? "/", "http://host").pathname !== path) return sendError(response, 404, -32000, `MCP is served at ${path}.`);
-      this.handleHttp(request, response).catch((error: unknown) => {
+      this.#handle(request, response, undefined, httpServer).catch((error: unknown) => {
         if (!response.headersSent) sendError(response, 500, -32603, (error as Error).message);
         else response.end();
       });
@@ -151,13 +196,16 @@ export class McpToolServer<S extends StateSchema = {}> {
     await new Promise<void>((resolve, reject) => httpServer.once("error", reject).listen(port, host, () => resolve()));
     const address = httpServer.address() as { port: number };
     return {
-      url: `http://${host}:${address.port}${path}`,
+      url: `http://${host.includes(":") ? `[${host}]` : host}:${address.port}${path}`,
       close: () => this.#closeHttp(httpServer),
     };
   }
 
-  /** Ends every session and stops the servers `listen` started. */
+  /** Ends every session and stops the servers `listen` started; later requests get 503. */
   async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#sweeper);
+    this.#sweeper = undefined;
     await Promise.all([...this.#httpServers].map((server) => this.#closeHttp(server)));
     await Promise.all([...this.#servers].map((server) => server.close()));
     this.#sessions.clear();
@@ -165,18 +213,23 @@ export class McpToolServer<S extends StateSchema = {}> {
 
   async #closeHttp(httpServer: http.Server): Promise<void> {
     this.#httpServers.delete(httpServer);
-    await Promise.all([...this.#sessions.values()].map(({ server }) => server.close()));
+    await Promise.all([...this.#sessions.values()].filter(({ owner }) => owner === httpServer).map(({ server }) => server.close()));
     httpServer.closeAllConnections();
     await new Promise<void>((resolve) => httpServer.close(() => resolve()));
   }
 
-  async #newSession(context: McpSessionContext): Promise<McpSession> {
-    const initial = (await this.#options.session?.(context)) ?? {};
-    const state = new State(this.#options.stateSchema, initial as StateInitialValues<S>) as unknown as State;
-    return new McpSession(this.#tools, state, context.sessionId, this.#options.toolTimeoutMs);
+  // Ends the sessions that had no request for sessionIdleMs (a client that went away without ending its session).
+  #endIdleSessions(): void {
+    const cutoff = Date.now() - this.#sessionIdleMs;
+    for (const { server, lastUsed } of this.#sessions.values()) if (lastUsed < cutoff) void server.close().catch(() => undefined);
   }
 
-  #server(session: McpSession): Server {
+  async #newSession(context: McpSessionContext): Promise<McpSession<S>> {
+    const initial = (await this.#options.session?.(context)) ?? {};
+    return new McpSession(this.#runner, this.#runner.newState(initial as StateInitialValues<S>), context.sessionId);
+  }
+
+  #server(session: McpSession<S>): Server {
     const { Server: McpServer } = mcpSdk("server", "serveMcp");
     const { ListToolsRequestSchema, CallToolRequestSchema } = mcpSdk("types", "serveMcp");
     const server = new McpServer(
@@ -190,12 +243,32 @@ export class McpToolServer<S extends StateSchema = {}> {
   }
 }
 
+function wholePositive(value: unknown, fallback: number, option: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 1) return value;
+  throw new ConfigurationError("serveMcp", `serveMcp has a ${option} that is not a whole number of at least 1, got ${describeKind(value)}.`);
+}
+
+const loopbackHosts: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
+
+// The host name of a Host header ("[::1]" for IPv6), or "" when there is none or it is not one.
+function hostnameOf(header: string | undefined): string {
+  try {
+    return header ? new URL(`http://${header}`).hostname : "";
+  } catch {
+    return "";
+  }
+}
+
+const tooLarge = Symbol("tooLarge");
+
 async function readJson(request: http.IncomingMessage): Promise<unknown> {
+  if (Number(request.headers["content-length"]) > maxBodyBytes) return tooLarge;
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > maxBodyBytes) return new Error(`it is over ${maxBodyBytes} bytes`);
+    if (size > maxBodyBytes) return tooLarge;
     chunks.push(chunk);
   }
   try {
