@@ -1,16 +1,17 @@
 import { benchCluster } from "./cluster/benchCluster";
 import { benchCodegen } from "./codegen";
 import { benchLoopOverhead } from "./loopOverhead";
+import { benchMcp } from "./mcp/benchMcp";
 import { benchParallelStep } from "./parallelStep";
 import { benchPeer } from "./peer";
 import { benchRedaction } from "./redaction";
 import { benchStateAppends } from "./stateAppends";
 import { benchWideReply } from "./wideReply";
 
-const sections = ["runtime", "peer", "codegen", "cluster"] as const;
+const sections = ["runtime", "peer", "codegen", "cluster", "mcp"] as const;
 type Section = (typeof sections)[number];
 
-/** `node dist/bench/index.js [runtime] [peer] [codegen] [cluster]`: the named sections, or all of them. */
+/** `node dist/bench/index.js [runtime] [peer] [codegen] [cluster] [mcp]`: the named sections, or all of them. */
 function chosenSections(argv: readonly string[]): Section[] {
   const unknown = argv.filter((a) => !(sections as readonly string[]).includes(a));
   if (unknown.length > 0) throw new Error(`unknown benchmark section ${unknown.map((a) => `'${a}'`).join(", ")}; the sections are ${sections.join(", ")}`);
@@ -39,6 +40,10 @@ async function main(): Promise<void> {
   if (chosen.includes("cluster")) {
     console.log("## cluster (toolwright/bullmq on a redis-server of its own; worker processes for throughput and latency; issue #12)");
     await benchCluster((line) => console.log(line));
+  }
+  if (chosen.includes("mcp")) {
+    console.log("## mcp (a trivial tool in process and through McpToolset to a serveMcp child process over stdio and Streamable HTTP; issue #13)");
+    await benchMcp((line) => console.log(line));
   }
 }
 

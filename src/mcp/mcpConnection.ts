@@ -83,11 +83,50 @@ export class McpConnection {
     return this.#connecting;
   }
 
+  /**
+   * Runs `use` with the connected client. When an HTTP server answers 404 to the session (it ended
+   * it, or restarted and forgot it), the server did not see the request: a new session is opened
+   * and `use` runs once more on it, as the MCP spec asks of clients.
+   */
+  async use<T>(use: (client: Client) => Promise<T>): Promise<T> {
+    const client = await this.client();
+    try {
+      return await use(client);
+    } catch (error) {
+      if (!this.#isSessionGone(error) || this.#closed) throw error;
+      this.#drop(client, "the server ended the session");
+      return use(await this.client());
+    }
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     const client = this.#client ?? (await this.#connecting?.catch(() => undefined));
     this.#client = undefined;
-    await client?.close();
+    if (!client) return;
+    // An HTTP session is ended on the server too (DELETE), not left open until the server times it out.
+    const transport = client.transport as { terminateSession?: () => Promise<void> } | undefined;
+    if (typeof transport?.terminateSession === "function") {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([transport.terminateSession().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000)))]);
+      clearTimeout(timer);
+    }
+    await client.close();
+  }
+
+  // A Streamable HTTP server's 404 to a request of the session (they all carry its id): the session is gone.
+  #isSessionGone(error: unknown): boolean {
+    if (!("url" in this.#spec)) return false;
+    const { StreamableHTTPError } = mcpSdk("streamableHttpClient", this.#subject);
+    return error instanceof StreamableHTTPError && error.code === 404;
+  }
+
+  // Forgets a connection that no longer works; the next use connects again.
+  #drop(client: Client, why: string): void {
+    if (this.#client !== client) return;
+    this.#client = undefined;
+    this.#lost = why;
+    void client.close().catch(() => undefined);
   }
 
   async #connect(): Promise<Client> {
@@ -142,11 +181,14 @@ export class McpConnection {
     try {
       return await this.#open(streamable);
     } catch (streamableError) {
+      // A refusal of the credentials is the answer, not a sign of an older server: no fallback.
+      const status = (streamableError as { cause?: { code?: unknown } }).cause?.code;
+      if (status === 401 || status === 403) throw streamableError;
       try {
         return await this.#open(sse);
       } catch (sseError) {
         throw new Error(
-          `${this.#subject} could not connect to ${url.href}: Streamable HTTP failed (${(streamableError as Error).message}), then HTTP+SSE failed (${(sseError as Error).message}). Check the URL and that the server is up.`,
+          `${this.#subject} could not connect to ${url.href}: Streamable HTTP failed (${errorText((streamableError as Error).cause)}), then HTTP+SSE failed (${errorText((sseError as Error).cause)}). Check the URL and that the server is up.`,
           { cause: sseError },
         );
       }
@@ -157,16 +199,31 @@ export class McpConnection {
     const { Client: McpClient } = mcpSdk("client", this.#subject);
     const client = new McpClient(clientInfo, {
       capabilities: {},
-      listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: () => this.#onToolListChanged() } },
+      // The SDK's debounce timer may fire after close(): a closed toolset reads nothing again.
+      listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: () => void (this.#closed || this.#onToolListChanged()) } },
     });
     try {
       await client.connect(makeTransport());
     } catch (error) {
       await client.close().catch(() => undefined);
-      throw new Error(`${this.#subject} could not connect to the server: ${(error as Error).message}`, { cause: error });
+      throw new Error(`${this.#subject} could not connect to the server: ${errorText(error)}`, { cause: error });
     }
     return client;
   }
+}
+
+// An error's message, with the reason a fetch failed ("fetch failed" alone says nothing: the cause
+// has "connect ECONNREFUSED 127.0.0.1:3001").
+// (Read by shape, not instanceof: fetch's errors come from Node's own realm.)
+function errorText(error: unknown): string {
+  const message = messageOf(error) ?? String(error);
+  const cause = messageOf((error as { cause?: unknown } | undefined)?.cause);
+  return cause && !message.includes(cause) ? `${message} (${cause})` : message;
+}
+
+function messageOf(error: unknown): string | undefined {
+  const message = typeof error === "object" && error !== null ? (error as { message?: unknown }).message : undefined;
+  return typeof message === "string" && message !== "" ? message : undefined;
 }
 
 function checkSpec(spec: unknown, subject: string): McpServerSpec {

@@ -32,7 +32,7 @@ function partText(part: unknown): string {
       return typeof item.text === "string" ? item.text : "";
     case "image":
     case "audio":
-      return `[${item.type} ${String(item.mimeType ?? "")}, ${typeof item.data === "string" ? Math.floor((item.data.length * 3) / 4) : 0} bytes]`;
+      return `[${item.type} ${String(item.mimeType ?? "")}, ${typeof item.data === "string" ? base64Bytes(item.data) : 0} bytes]`;
     case "resource": {
       const resource = (typeof item.resource === "object" && item.resource !== null ? item.resource : {}) as Record<string, unknown>;
       return typeof resource.text === "string" ? resource.text : `[resource ${String(resource.uri ?? "")}${resource.mimeType ? ` (${String(resource.mimeType)})` : ""}]`;
@@ -42,4 +42,9 @@ function partText(part: unknown): string {
     default:
       return `[content of type ${describeKind(item.type)}]`;
   }
+}
+
+// The size of base64 data: 3 bytes per 4 characters, less the '=' padding.
+function base64Bytes(data: string): number {
+  return Math.floor((data.replace(/=+$/, "").length * 3) / 4);
 }

@@ -1,9 +1,10 @@
 import type { Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
 import { ConfigurationError } from "../errors";
 import type { JsonSchema } from "../tools/jsonSchema";
-import { Tool, type ToolContext } from "../tools/tool";
+import { Tool, type ToolContext, toolInternals } from "../tools/tool";
 import type { InputsFromState, OutputsToState, OutputsToString } from "../tools/toolOutputs";
 import { Toolset } from "../tools/toolset";
+import { linkedAbort } from "../util/abort";
 import { describeKind } from "../util/describeValue";
 import { listAllTools, McpConnection, type McpServerSpec } from "./mcpConnection";
 import { mcpToolOutput } from "./mcpResult";
@@ -53,6 +54,7 @@ export class McpToolset extends Toolset {
   readonly #options: McpToolsetOptions;
   readonly #subject: string;
   #refreshing: Promise<void> | undefined;
+  #refreshAgain: Promise<void> | undefined;
 
   private constructor(connection: McpConnection, options: McpToolsetOptions, subject: string, tools: readonly Tool[], name: string | undefined) {
     super(tools, name === undefined ? {} : { name });
@@ -64,18 +66,24 @@ export class McpToolset extends Toolset {
 
   /** Connects to the server, reads its tools and checks the options against them. */
   static async connect(server: McpServerSpec, options: McpToolsetOptions = {}): Promise<McpToolset> {
-    const subject = `McpToolset${typeof options?.name === "string" ? ` '${options.name}'` : ""}`;
+    const subject = `McpToolset${typeof options?.name === "string" && options.name !== "" ? ` '${options.name}'` : ""}`;
     checkOptions(options, subject);
     let toolset: McpToolset | undefined;
-    const connection = new McpConnection(server, subject, () => void toolset?.refresh().catch(() => undefined));
+    // A change the server announces before the toolset exists (while its tools are being listed) is
+    // read once the toolset is there: the list may predate it.
+    let changedEarly = false;
+    const connection = new McpConnection(server, subject, () => {
+      if (toolset) void toolset.refresh().catch(() => undefined);
+      else changedEarly = true;
+    });
     try {
-      const client = await connection.client();
-      const listed = await listAllTools(client);
+      const listed = await connection.use((client) => listAllTools(client));
       const name = options.name ?? connection.serverName;
       const toolsetSubject = name === undefined ? "McpToolset" : `McpToolset '${name}'`;
       checkNamesExist(listed, options, toolsetSubject);
       toolset = new McpToolset(connection, options, toolsetSubject, [], name);
       toolset.replaceTools(toolset.#build(listed));
+      if (changedEarly) void toolset.refresh().catch(() => undefined);
       return toolset;
     } catch (error) {
       await connection.close().catch(() => undefined);
@@ -85,9 +93,12 @@ export class McpToolset extends Toolset {
 
   /** Reads the server's tools again (done for you when the server says they changed). */
   async refresh(): Promise<void> {
-    this.#refreshing ??= (async () => {
+    // A refresh asked for while one is reading may come from a change that reading missed: it reads
+    // again after it (once, however many ask meanwhile).
+    if (this.#refreshing) return (this.#refreshAgain ??= this.#refreshing.catch(() => undefined).then(() => ((this.#refreshAgain = undefined), this.refresh())));
+    this.#refreshing = (async () => {
       try {
-        const tools = this.#build(await listAllTools(await this.#connection.client()));
+        const tools = this.#build(await this.#connection.use((client) => listAllTools(client)));
         this.replaceTools(tools);
         this.#options.onToolsChanged?.({ tools });
       } catch (error) {
@@ -131,29 +142,49 @@ export class McpToolset extends Toolset {
     const server = this.name ?? "MCP server";
     const timeout = this.#options.timeoutMs ?? 60_000;
     try {
-      return new Tool({
+      const tool = new Tool({
         name,
         description: info.description ?? info.title ?? "",
-        parameters: info.inputSchema as JsonSchema,
+        parameters: inputParameters(info.inputSchema as JsonSchema),
         inputsFromState: options.inputsFromState,
         outputsToState: options.outputsToState,
         outputsToString: options.outputsToString,
         source: `MCP server '${server}', tool '${info.name}'`,
         function: async (args: Record<string, unknown>, context: ToolContext) => {
-          const client = await connection.client();
+          // Connecting (again, after a drop) fails with its own message.
+          await connection.client();
+          // A signal of the call's own: the SDK adds an abort listener to the signal of each request
+          // and never removes it, so the run's signal would collect one per call (and announce a
+          // cancel of every finished call when the run is aborted).
+          const call = linkedAbort(context.signal);
           try {
-            const result = await client.callTool({ name: info.name, arguments: args }, undefined, { signal: context.signal, timeout });
+            const result = await connection.use((client) => client.callTool({ name: info.name, arguments: args }, undefined, { signal: call.signal, timeout }));
             return mcpToolOutput(result as Parameters<typeof mcpToolOutput>[0], server, info.name);
           } catch (error) {
             throw callError(error, context.signal, server, info.name, timeout);
+          } finally {
+            call.dispose();
           }
         },
       });
+      // The schema is compiled now, not at the first call: a schema the validator cannot use (an
+      // unknown dialect, a broken $ref) is an error of connect, naming the tool, rather than of a run.
+      toolInternals(tool).validator.validate({});
+      return tool;
     } catch (error) {
       if (!(error instanceof ConfigurationError)) throw error;
       throw new ConfigurationError(this.#subject, `${this.#subject}: the server's tool '${info.name}' cannot be used: ${error.message} Fix its options or leave it out with exclude.`, { cause: error });
     }
   }
+}
+
+// The server's input schema without its `$schema`: MCP servers commonly name draft-07 (what
+// zod-to-json-schema writes), a dialect the validator (draft 2020-12) refuses to compile, and the
+// model has no use for it. The keywords of such schemas read the same in 2020-12.
+function inputParameters(schema: JsonSchema): JsonSchema {
+  if (typeof schema !== "object" || schema === null || !("$schema" in schema)) return schema;
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
 }
 
 // What a failed call tells the model: an abort as it is (the run or the timeout ended it), else
@@ -172,6 +203,13 @@ function callError(error: unknown, signal: AbortSignal, server: string, tool: st
 function checkOptions(options: unknown, subject: string): void {
   if (typeof options !== "object" || options === null) throw new ConfigurationError(subject, `${subject} needs an options object, got ${describeKind(options)}.`);
   const value = options as McpToolsetOptions;
+  // A misspelt option (timeout for timeoutMs) would otherwise be silently ignored.
+  const known = ["name", "include", "exclude", "prefix", "timeoutMs", "tools", "onToolsChanged"];
+  const unknownOption = Object.keys(value).find((key) => !known.includes(key));
+  if (unknownOption !== undefined) throw new ConfigurationError(subject, `${subject} has unknown option '${unknownOption}'; the options are ${known.slice(0, -1).join(", ")} and ${known.at(-1)}.`);
+  if (value.name !== undefined && (typeof value.name !== "string" || value.name === "")) {
+    throw new ConfigurationError(subject, `${subject} has a name that is not a non-empty string, got ${describeKind(value.name)}.`);
+  }
   for (const key of ["include", "exclude"] as const) {
     const list: unknown = value[key];
     if (list !== undefined && (!Array.isArray(list) || list.some((item) => typeof item !== "string"))) {
