@@ -27,7 +27,7 @@ export const supportServer = serveMcp({
       return { customer_id: customer };
     }
     const token = /^Bearer (\S+)$/.exec(request?.headers.authorization ?? "")?.[1];
-    const customer = token === undefined ? undefined : customersByToken[token];
+    const customer = token !== undefined && Object.hasOwn(customersByToken, token) ? customersByToken[token] : undefined;
     if (customer === undefined) throw new Error("send Authorization: Bearer <token> of a customer");
     return { customer_id: customer };
   },

@@ -133,7 +133,8 @@ export class McpToolset extends Toolset {
         throw new ConfigurationError(this.#subject, `${this.#subject}: the server's tools '${clash}' and '${info.name}' both become '${name}' for the model; leave one out with exclude.`);
       }
       byModelName.set(name, info.name);
-      return this.#tool(name, info, perTool[info.name] ?? {});
+      // Own keys only: a server's tool named `constructor` or `__proto__` must not find Object.prototype's.
+      return this.#tool(name, info, Object.hasOwn(perTool, info.name) ? perTool[info.name]! : {});
     });
   }
 

@@ -183,7 +183,8 @@ const accounts: Readonly<Record<string, { user: string; api_key: string }>> = {
 
 /** Each session's initial State, from the bearer token of the request that opened it; other tokens are refused. */
 function sessionOf({ request }: McpSessionContext): { user: string; api_key: string } {
-  const account = accounts[request?.headers.authorization ?? ""];
+  const token = request?.headers.authorization ?? "";
+  const account = Object.hasOwn(accounts, token) ? accounts[token] : undefined;
   if (!account) throw new Error("unknown bearer token");
   return account;
 }
