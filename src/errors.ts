@@ -176,3 +176,17 @@ export function describeError(error: unknown): string {
     return String(error);
   }
 }
+
+/**
+ * A lifecycle hook (or the Agent's tracer) threw or rejected. The run went on unchanged; the error
+ * is reported to `hooks.onHookError`, else emitted as a process warning.
+ */
+export class HookError extends ToolwrightError {
+  /** The callback that failed: `onToolEnd`, `tracing.startRun`, … */
+  readonly hook: string;
+
+  constructor(hook: string, message: string, options: { cause: unknown }) {
+    super(message, options);
+    this.hook = hook;
+  }
+}

@@ -44,5 +44,9 @@ export interface ChatGeneratorResponse {
 
 /** A chat model the Agent can call: the OpenAI generator, the scripted one, or your own. */
 export interface ChatGenerator {
+  /** The model it calls (`gpt-4o-mini`), for traces and lifecycle events. */
+  readonly model?: string;
+  /** The provider, as OpenTelemetry's `gen_ai.provider.name` names it (`openai`, `anthropic`, …). */
+  readonly provider?: string;
   run(request: ChatGeneratorRequest): Promise<ChatGeneratorResponse>;
 }

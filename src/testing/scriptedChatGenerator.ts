@@ -20,6 +20,9 @@ export type ScriptEntry =
  * ]);
  */
 export class ScriptedChatGenerator implements ChatGenerator {
+  /** What traces and lifecycle events name as the model and the provider. */
+  readonly model = "scripted";
+  readonly provider = "toolwright.scripted";
   /** Every request received, in order. */
   readonly requests: ChatGeneratorRequest[] = [];
   readonly #script: readonly ScriptEntry[];

@@ -71,6 +71,8 @@ export interface OpenAIChatGeneratorOptions {
  */
 export class OpenAIChatGenerator implements ChatGenerator {
   readonly model: string;
+  /** `openai`: the API it speaks, whatever server is behind `baseURL`. */
+  readonly provider = "openai";
   readonly client: OpenAI;
   readonly #generationKwargs: Readonly<Record<string, unknown>>;
   readonly #toolsStrict: boolean;

@@ -1,0 +1,137 @@
+import type { ToolSpec } from "../chat/chatGenerator";
+import type { ChatMessageJSON } from "../chat/chatMessage";
+import type { HookError } from "../errors";
+import type { PendingConfirmation } from "../hitl/confirmationTypes";
+import type { CallTokens, RunUsage } from "./runUsage";
+
+// Times are milliseconds since the epoch with sub-millisecond precision
+// (performance.timeOrigin + performance.now()), as OpenTelemetry takes them.
+
+/** What every lifecycle event names: the run it belongs to. */
+export interface RunEventBase {
+  /** The run's id: `run({ runId })`, else the random id made for the run. */
+  readonly runId: string;
+  /** The Agent's `name`, when it has one. */
+  readonly agentName: string | undefined;
+}
+
+/** An error as events carry it: its kind and its message, with injected values redacted. */
+export interface EventError {
+  /** The error's class name (`ChatGeneratorError`, `ToolArgumentsError`, …), or `rejected` for a call a person rejected. */
+  readonly type: string;
+  readonly message: string;
+}
+
+/** A run (or a resumed part of one) starts. */
+export interface RunStartEvent extends RunEventBase {
+  /** True when the run continues a snapshot. */
+  readonly resumed: boolean;
+  /** Model calls made before this start (0 for a fresh run). */
+  readonly stepCount: number;
+  /** The chat generator's `model` and `provider`, when it names them. */
+  readonly model: string | undefined;
+  readonly provider: string | undefined;
+  readonly startTime: number;
+}
+
+/** A model call starts. `messages` is computed when read, with injected state values redacted. */
+export interface ModelStartEvent extends RunEventBase {
+  /** The call's number in the run, from 1. */
+  readonly step: number;
+  readonly model: string | undefined;
+  readonly provider: string | undefined;
+  readonly startTime: number;
+  readonly generationKwargs: Readonly<Record<string, unknown>> | undefined;
+  /** The tools offered to the model (their schemas leave injected parameters out). */
+  readonly tools: readonly ToolSpec[];
+  /** The conversation sent, as JSON, redacted. */
+  readonly messages: readonly ChatMessageJSON[];
+}
+
+/** A model call ended: answered, or failed (`error`). `replies` is computed when read, redacted. */
+export interface ModelEndEvent extends RunEventBase {
+  readonly step: number;
+  readonly model: string | undefined;
+  readonly provider: string | undefined;
+  /** The model that answered, as the response names it. */
+  readonly responseModel: string | undefined;
+  /** The response's id, when the generator reports one (`meta.id`). */
+  readonly responseId: string | undefined;
+  readonly startTime: number;
+  readonly endTime: number;
+  /** The call's token counts, when the provider reported usable ones. */
+  readonly usage: CallTokens | undefined;
+  /** Each reply's finish reason (`stop`, `tool_calls`, `length`, …), as reported. */
+  readonly finishReasons: readonly string[];
+  /** The replies, as JSON, redacted; empty when the call failed. */
+  readonly replies: readonly ChatMessageJSON[];
+  readonly error: EventError | undefined;
+}
+
+/** A tool call starts running. `arguments` is computed when read, redacted. */
+export interface ToolStartEvent extends RunEventBase {
+  /** The step (model call) whose reply made the call. */
+  readonly step: number;
+  readonly toolName: string;
+  readonly toolCallId: string | undefined;
+  readonly startTime: number;
+  /** The validated arguments the call runs with (the model's, or a person's `modify`), without injected parameters. */
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A tool call ended, in the order the model made the calls. Calls that never ran (an unknown tool,
+ * invalid arguments, a rejection) end too, with `ran: false`. `result` is computed when read.
+ */
+export interface ToolEndEvent extends RunEventBase {
+  readonly step: number;
+  readonly toolName: string;
+  readonly toolCallId: string | undefined;
+  readonly startTime: number;
+  readonly endTime: number;
+  /** Whether the tool's function was called. */
+  readonly ran: boolean;
+  /** Why the call failed; its message is the text the model is sent. */
+  readonly error: EventError | undefined;
+  /** The tool message's text the model is sent, redacted. */
+  readonly result: string;
+}
+
+/** A run (or a part of one) ended: finished, paused, stopped at a breakpoint, or failed. */
+export interface RunEndEvent extends RunEventBase {
+  readonly startTime: number;
+  readonly endTime: number;
+  /** Why it ended (`"text"`, an exit tool, `"max_agent_steps"`, `"confirmation_required"`), `"breakpoint"`, or undefined when it failed. */
+  readonly exitReason: string | undefined;
+  /** Model calls made so far in the run (pauses included). */
+  readonly stepCount: number;
+  /** The run's usage so far, pauses and resumes included. */
+  readonly usage: RunUsage;
+  /** The calls waiting for a decision, when the run paused. */
+  readonly pendingConfirmations: readonly PendingConfirmation[];
+  /** Why the run failed (an abort, a model error, a tool error with raiseOnToolInvocationFailure, …). */
+  readonly error: EventError | undefined;
+}
+
+/**
+ * Callbacks on a run's lifecycle, on the Agent (`new Agent({ hooks })`, every run) and per run
+ * (`run({ hooks })`); both are called, the Agent's first. Hooks observe: they are called in order,
+ * synchronously, and not awaited; what they get is a copy, so nothing they do changes the run.
+ * Content (messages, arguments, results) has the run's injected state values redacted, as in
+ * error messages. A hook that throws (or returns a promise that rejects) does not stop the run:
+ * its error is given to `onHookError` as a `HookError`, else emitted as a process warning.
+ */
+export interface AgentHooks {
+  onRunStart?(event: RunStartEvent): void | Promise<void>;
+  onModelStart?(event: ModelStartEvent): void | Promise<void>;
+  onModelEnd?(event: ModelEndEvent): void | Promise<void>;
+  onToolStart?(event: ToolStartEvent): void | Promise<void>;
+  onToolEnd?(event: ToolEndEvent): void | Promise<void>;
+  onRunEnd?(event: RunEndEvent): void | Promise<void>;
+  /** Receives the errors of these hooks; without it they are emitted with `process.emitWarning`. */
+  onHookError?(error: HookError): void;
+}
+
+/** The names of the lifecycle callbacks of `AgentHooks`. */
+export const hookNames = ["onRunStart", "onModelStart", "onModelEnd", "onToolStart", "onToolEnd", "onRunEnd"] as const;
+export type HookName = (typeof hookNames)[number];
