@@ -32,6 +32,7 @@ export {
   ChatGeneratorError,
   ConfigurationError,
   DecisionError,
+  HookError,
   SnapshotError,
   StaleSchemaError,
   StateKeyError,
@@ -45,6 +46,9 @@ export {
 } from "./errors";
 export type { ArgumentProblem } from "./errors";
 export type { JsonValue } from "./state/jsonCodec";
+export type { AgentTracing, CallTrace, RunTrace, TraceContext, TraceEvent } from "./observe/agentTracing";
+export type { AgentHooks, EventError, ModelEndEvent, ModelStartEvent, RunEndEvent, RunEventBase, RunStartEvent, ToolEndEvent, ToolStartEvent } from "./observe/runEvents";
+export type { CallTokens, RunUsage } from "./observe/runUsage";
 export { mergeLists, replaceValues } from "./state/mergeHandlers";
 export type { MergeHandler } from "./state/mergeHandlers";
 export { State } from "./state/state";

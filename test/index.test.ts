@@ -83,6 +83,7 @@ describe("toolwright", () => {
       "ConfigurationError",
       "DecisionError",
       "DeferredConfirmationStrategy",
+      "HookError",
       "NeverAskPolicy",
       "SnapshotError",
       "StaleSchemaError",

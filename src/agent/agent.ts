@@ -16,7 +16,13 @@ import { type AgentOptions, type AgentResult, type AgentRunInput, type AgentRunO
 import { type AgentStreamEvent, EventQueue } from "./agentStream";
 import type { Breakpoint } from "./breakpoint";
 import { resumeRun } from "./resumeRun";
-import { type LoopStart, runLoop } from "./runLoop";
+import { type LoopOutcome, type LoopStart, type RunContext, runLoop } from "./runLoop";
+import { BreakpointError } from "./breakpoint";
+import type { AgentTracing } from "../observe/agentTracing";
+import { type AgentHooks, hookNames } from "../observe/runEvents";
+import { RunObserver } from "../observe/runObserver";
+import { noUsage, UsageTally } from "../observe/runUsage";
+import { truncateForEcho } from "../util/truncate";
 import { SnapshotSigner } from "./snapshotSigner";
 import { checkCount, checkExitConditions, checkReservedKeys, checkToolStateKeys } from "./validateAgentOptions";
 
@@ -50,6 +56,9 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
   readonly #streamingCallback: StreamingCallback | undefined;
   #confirmationStrategies: ReadonlyMap<string, ConfirmationStrategy> | undefined;
   readonly #signer: SnapshotSigner | undefined;
+  readonly #name: string | undefined;
+  readonly #hooks: readonly AgentHooks[];
+  readonly #tracing: AgentTracing | undefined;
 
   constructor(options: AgentOptions<S, E>) {
     if (typeof options !== "object" || options === null) throw new ConfigurationError("Agent", `new Agent(options) needs an options object, got ${describeKind(options)}.`);
@@ -77,6 +86,15 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
     this.#streamingCallback = checkCallback(options.streamingCallback, "Agent");
     this.#confirmationStrategies = checkStrategies(options.confirmationStrategies, [...this.#toolTable.tools.keys()]);
     this.#signer = options.snapshotKey === undefined ? undefined : new SnapshotSigner(options.snapshotKey);
+    this.#name = checkName(options.name);
+    const hooks = checkHooks(options.hooks, "Agent");
+    this.#hooks = hooks ? [hooks] : [];
+    this.#tracing = checkTracing(options.tracing);
+  }
+
+  /** The Agent's name (`gen_ai.agent.name` in traces), when it has one. */
+  get name(): string | undefined {
+    return this.#name;
   }
 
   /** The Agent's tools, in order (for a Toolset whose tools change, as of the last run's start). */
@@ -109,8 +127,23 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
       throw error;
     }
     const { state, start } = prepared;
-    const outcome = await runLoop(
-      {
+    const runHooks = checkHooks(options.hooks, "Agent.run");
+    const runId = options.runId === undefined ? randomRunId() : () => options.runId!;
+    const usage = new UsageTally(start.usage);
+    const observer = RunObserver.create({
+      hooks: runHooks ? [...this.#hooks, runHooks] : this.#hooks,
+      tracing: this.#tracing,
+      runId,
+      agentName: this.#name,
+      chatGenerator: this.#chatGenerator,
+      state,
+      tools,
+      continues: start.trace,
+      resumed: start.resumed,
+      stepCount: start.stepCount,
+    });
+    observer?.runStart();
+    const context: RunContext = {
         chatGenerator: this.#chatGenerator,
         tools,
         toolSpecs,
@@ -127,15 +160,27 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
         confirmationContext: options.confirmationContext,
         breakpoint,
         sealSnapshot: (snapshot) => this.#signer?.sign(snapshot) ?? snapshot,
-        runId: options.runId === undefined ? randomRunId() : () => options.runId!,
+        runId,
         onCheckpoint: options.onCheckpoint,
-      },
-      start,
-    ).finally(() => abort.dispose());
+        usage,
+        observer,
+        continues: start.trace,
+    };
+    let outcome: LoopOutcome;
+    try {
+      outcome = await (observer ? observer.within(() => runLoop(context, start)) : runLoop(context, start));
+    } catch (error) {
+      if (observer) observeFailure(observer, error, start, usage);
+      throw error;
+    } finally {
+      abort.dispose();
+    }
     const data = state.data as Record<string, unknown>;
     const messages = data.messages as ChatMessage[];
     const paused = "pending" in outcome ? { pendingConfirmations: [...outcome.pending], snapshot: outcome.snapshot } : {};
-    return { ...data, messages, lastMessage: messages[messages.length - 1]!, exitReason: outcome.exitReason, stepCount: outcome.stepCount, ...paused } as AgentResult<S, E>;
+    const totals = usage.toJSON();
+    observer?.runEnd(outcome, totals);
+    return { ...data, messages, lastMessage: messages[messages.length - 1]!, exitReason: outcome.exitReason, stepCount: outcome.stepCount, usage: totals, ...paused } as AgentResult<S, E>;
   }
 
   /**
@@ -179,7 +224,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
     if (extra.length > 0) {
       throw new ConfigurationError(
         "Agent.run",
-        `Agent.run was given a snapshot and ${extra.map((k) => `'${k}'`).join(", ")}; a resumed run continues the snapshot's conversation and state, so pass only run options (generationKwargs, tools, signal, streamingCallback, breakpoint, decisions, confirmationContext, runId, onCheckpoint) with it.`,
+        `Agent.run was given a snapshot and ${extra.map((k) => `'${k}'`).join(", ")}; a resumed run continues the snapshot's conversation and state, so pass only run options (generationKwargs, tools, signal, streamingCallback, breakpoint, decisions, confirmationContext, runId, onCheckpoint, hooks) with it.`,
       );
     }
     return resumeRun(options.snapshot, options.decisions, {
@@ -264,7 +309,51 @@ function randomRunId(): () => string {
   return () => (id ??= (require("node:crypto") as typeof import("node:crypto")).randomUUID());
 }
 
-const freshStart: LoopStart = { stepCount: 0, visits: { chatGenerator: 0, tools: new Map() }, next: "chat_generator", resumed: false };
+const freshStart: LoopStart = { stepCount: 0, visits: { chatGenerator: 0, tools: new Map() }, next: "chat_generator", resumed: false, usage: noUsage };
+
+// A run that threw ends its observation: a breakpoint as a stop (with an event), anything else as a failure.
+function observeFailure(observer: RunObserver, error: unknown, start: LoopStart, usage: UsageTally): void {
+  const totals = usage.toJSON();
+  const stepCount = start.stepCount + totals.modelCalls - start.usage.modelCalls;
+  if (error instanceof BreakpointError) {
+    const { at, toolName, visit } = error.breakpoint;
+    observer.event("toolwright.breakpoint", { "toolwright.breakpoint.at": at, ...(toolName !== undefined && { "gen_ai.tool.name": toolName }), ...(visit !== undefined && { "toolwright.breakpoint.visit": visit }) });
+    observer.runEnd({ exitReason: "breakpoint", stepCount }, totals);
+  } else {
+    observer.runEnd({ error, stepCount }, totals);
+  }
+}
+
+function checkName(value: unknown): string | undefined {
+  if (value !== undefined && (typeof value !== "string" || value.length === 0 || value.length > 200)) {
+    throw new ConfigurationError("Agent", `Agent has a name that is not a string of 1 to 200 characters, got ${describeKind(value)}; name it for traces (gen_ai.agent.name), e.g. "support-desk", or leave it out.`);
+  }
+  return value;
+}
+
+const hookKeys: ReadonlySet<string> = new Set([...hookNames, "onHookError"]);
+
+function checkHooks(value: unknown, subject: "Agent" | "Agent.run"): AgentHooks | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ConfigurationError(subject, `${subject} has hooks that are not an object of callbacks, got ${describeKind(value)}; pass { onModelEnd(event) { … }, … }.`);
+  }
+  for (const key of Object.keys(value)) {
+    if (!hookKeys.has(key)) throw new ConfigurationError(subject, `${subject} has a hook '${truncateForEcho(key)}', which is not one of ${[...hookKeys].join(", ")}; check its spelling.`);
+    const hook: unknown = (value as Record<string, unknown>)[key];
+    if (hook !== undefined && typeof hook !== "function") throw new ConfigurationError(subject, `${subject} has a hook ${key} that is not a function, got ${describeKind(hook)}.`);
+  }
+  return value as AgentHooks;
+}
+
+function checkTracing(value: unknown): AgentTracing | undefined {
+  if (value === undefined) return undefined;
+  const tracing = value as Partial<AgentTracing> | null;
+  if (typeof tracing !== "object" || tracing === null || typeof tracing.startRun !== "function" || typeof tracing.captureContent !== "boolean") {
+    throw new ConfigurationError("Agent", `Agent has a tracing option that is not a tracer, got ${describeKind(value)}; pass openTelemetry() from toolwright/otel.`);
+  }
+  return tracing as AgentTracing;
+}
 
 function checkStrategies(value: unknown, toolNames: readonly string[]): ReadonlyMap<string, ConfirmationStrategy> | undefined {
   if (value === undefined) return undefined;

@@ -7,6 +7,9 @@ import type { ToolSource } from "../tools/resolveTools";
 import type { Breakpoint } from "./breakpoint";
 import type { AgentSnapshot } from "./snapshot";
 import type { SnapshotKey } from "./snapshotSigner";
+import type { AgentTracing } from "../observe/agentTracing";
+import type { AgentHooks } from "../observe/runEvents";
+import type { RunUsage } from "../observe/runUsage";
 
 /** Options of `new Agent(...)`; `E` is the tool names among `exitConditions`, inferred when they are literals. */
 export interface AgentOptions<S extends StateSchema, E extends string = string> {
@@ -38,6 +41,12 @@ export interface AgentOptions<S extends StateSchema, E extends string = string> 
    * rotates keys (the first signs, any verifies).
    */
   snapshotKey?: SnapshotKey;
+  /** Names the Agent in traces (`gen_ai.agent.name`, span `invoke_agent <name>`) and lifecycle events. 1–200 characters. */
+  name?: string;
+  /** Lifecycle callbacks for every run (model and tool calls starting and ending, the run's end); see `AgentHooks`. */
+  hooks?: AgentHooks;
+  /** Turns every run into a trace: `openTelemetry()` from `toolwright/otel`. Default: no tracing, at no cost. */
+  tracing?: AgentTracing;
 }
 
 /** Per-run options of `agent.run(...)`; every state key may also be given, as its initial value. */
@@ -74,6 +83,8 @@ export interface AgentRunOptions {
    * it; a run resumed from the latest one never repeats a completed step. A throw fails the run.
    */
   onCheckpoint?: (snapshot: AgentSnapshot) => void | Promise<void>;
+  /** Lifecycle callbacks for this run, called after the Agent's own `hooks`. */
+  hooks?: AgentHooks;
 }
 
 /** The input of `agent.run(...)`: run options plus initial state values. */
@@ -93,6 +104,8 @@ export type AgentResultBase<S extends StateSchema> = Partial<Omit<StateValues<S>
   lastMessage: ChatMessage;
   /** How many model calls the run made. */
   stepCount: number;
+  /** Tokens, model calls and tool calls of the whole run (a resumed run includes what it used before the pause). */
+  usage: RunUsage;
 };
 
 /**
@@ -123,6 +136,7 @@ export const runOptionKeys: ReadonlySet<string> = new Set([
   "confirmationContext",
   "runId",
   "onCheckpoint",
+  "hooks",
 ]);
 
 /** Names the Agent uses for run options and results; they cannot be state keys (`messages` is one). */
@@ -130,6 +144,7 @@ export const reservedStateKeys: readonly string[] = [
   "lastMessage",
   "exitReason",
   "stepCount",
+  "usage",
   ...[...runOptionKeys].filter((key) => key !== "messages"),
   "pendingConfirmations",
 ];

@@ -1,4 +1,4 @@
-import type { ChatGenerator, ChatGeneratorRequest, ToolSpec } from "../chat/chatGenerator";
+import type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse, ToolSpec } from "../chat/chatGenerator";
 import { ChatMessage, type ToolCall } from "../chat/chatMessage";
 import type { StreamingCallback } from "../chat/streaming";
 import { ChatGeneratorError, describeError, SnapshotError } from "../errors";
@@ -7,6 +7,9 @@ import { appendMessages, peekStateValue, type State, type StateJSON } from "../s
 import { invokeTools, type InvokeToolsOptions } from "../tools/invokeTools";
 import type { Tool } from "../tools/tool";
 import type { RunAbort } from "../util/runAbort";
+import type { TraceContext } from "../observe/agentTracing";
+import type { RunObserver } from "../observe/runObserver";
+import { callTokens, type UsageTally } from "../observe/runUsage";
 import { describeKind } from "../util/describeValue";
 import type { ExitReason } from "./agentTypes";
 import { type Breakpoint, BreakpointError, firesAtModel, firesAtTools } from "./breakpoint";
@@ -37,6 +40,12 @@ export interface RunContext {
   readonly runId: () => string;
   /** Receives a snapshot after every completed step (`run({ onCheckpoint })`). */
   readonly onCheckpoint: ((snapshot: AgentSnapshot) => void | Promise<void>) | undefined;
+  /** The run's usage so far (a resumed run's starts from its snapshot's). */
+  readonly usage: UsageTally;
+  /** Tells hooks and the tracer; undefined when the run has neither. */
+  readonly observer: RunObserver | undefined;
+  /** The trace context of the snapshot the run continues, passed on to its snapshots. */
+  readonly continues: TraceContext | undefined;
 }
 
 /** Where the loop starts: a fresh run, or a snapshot's position. */
@@ -74,6 +83,7 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
     raiseOnFailure: context.raiseOnToolInvocationFailure,
     timeoutMs: context.toolTimeoutMs,
     streamingCallback: context.streamingCallback,
+    observer: context.observer,
   };
 
   for (;;) {
@@ -83,7 +93,7 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
       resuming = false;
       let replies: ChatMessage[];
       try {
-        replies = await callModel(context, stepCount);
+        replies = await callModel(context, stepCount + 1);
       } catch (error) {
         attachSnapshot(error, snapshotLater(context, stepCount, modelVisits, toolVisits, "chat_generator", undefined));
         throw error;
@@ -115,6 +125,7 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
       const paused = positionSnapshot(context, stepCount, modelVisits, toolVisits, "tool", { replies: step.replies, decisions: decided.decisions, pending: decided.pending });
       return { exitReason: "confirmation_required", stepCount, pending: decided.pending, snapshot: paused };
     }
+    if (context.observer && decided.decisions.size > 0) observeDecisions(context.observer, calls, keys, decided.decisions);
     const beforeTools = context.raiseOnToolInvocationFailure ? snapshotNow(context, stepCount, modelVisits, toolVisits, "tool", { replies: step.replies, decisions: decided.decisions, pending: noPending }) : undefined;
     for (const name of names) toolVisits.set(name, (toolVisits.get(name) ?? 0) + 1);
     toolVisits.set("*", (toolVisits.get("*") ?? 0) + 1);
@@ -133,6 +144,9 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
       if (beforeTools) attachSnapshot(error, beforeTools);
       throw error;
     }
+    let failed = 0;
+    for (const outcome of outcomes) if (outcome.failed) failed++;
+    context.usage.addToolCalls(outcomes.length, failed);
     appendMessages(state, outcomes.map((outcome) => outcome.message));
     next = "chat_generator";
     toolStep = undefined;
@@ -156,7 +170,15 @@ function positionSnapshot(
   at: RunPosition["next"],
   step: RunPosition["toolStep"] | undefined,
 ): AgentSnapshot {
-  const position: RunPosition = { stepCount, visits: { chatGenerator: modelVisits, tools: new Map(toolVisits) }, next: at, ...(step && { toolStep: step }) };
+  const trace = context.observer?.traceContext ?? context.continues;
+  const position: RunPosition = {
+    stepCount,
+    visits: { chatGenerator: modelVisits, tools: new Map(toolVisits) },
+    next: at,
+    ...(step && { toolStep: step }),
+    usage: context.usage.toJSON(),
+    ...(trace && { trace }),
+  };
   return context.sealSnapshot(snapshotFromPosition(stateJSON(context.state), position));
 }
 
@@ -209,8 +231,9 @@ function snapshotNow(...position: Parameters<typeof positionSnapshot>): () => Ag
   }
 }
 
-async function callModel(context: RunContext, stepIndex: number): Promise<ChatMessage[]> {
-  const { abort, state } = context;
+// Calls the model for step `step` (from 1), counts its usage and tells the observer.
+async function callModel(context: RunContext, step: number): Promise<ChatMessage[]> {
+  const { abort, state, observer } = context;
   if (abort.aborted) throw abort.abortError();
   // A frozen copy: a generator that pushes to or truncates it cannot change the run's history.
   const request: { -readonly [K in keyof ChatGeneratorRequest]: ChatGeneratorRequest[K] } = {
@@ -220,19 +243,48 @@ async function callModel(context: RunContext, stepIndex: number): Promise<ChatMe
   };
   if (context.generationKwargs) request.generationKwargs = context.generationKwargs;
   if (context.streamingCallback) request.streamingCallback = context.streamingCallback;
-  const response = await abort.race(context.chatGenerator.run(request), () => abort.abortError());
-  return checkReplies(response?.replies, stepIndex);
+  if (!observer) {
+    const response = await abort.race(context.chatGenerator.run(request), () => abort.abortError());
+    const replies = checkReplies(response?.replies, step);
+    context.usage.addModelCall(callTokens(response, replies));
+    return replies;
+  }
+  const observed = observer.modelStart(step, request);
+  let response: ChatGeneratorResponse;
+  let replies: ChatMessage[];
+  try {
+    response = await abort.race(
+      observed.within(() => context.chatGenerator.run(request)),
+      () => abort.abortError(),
+    );
+    replies = checkReplies(response?.replies, step);
+  } catch (error) {
+    observed.fail(error);
+    throw error;
+  }
+  const tokens = callTokens(response, replies);
+  context.usage.addModelCall(tokens);
+  observed.end(response, replies, tokens);
+  return replies;
 }
 
-function checkReplies(replies: unknown, stepIndex: number): ChatMessage[] {
+function checkReplies(replies: unknown, step: number): ChatMessage[] {
   if (!Array.isArray(replies)) {
-    throw new ChatGeneratorError(`The chat generator answered step ${stepIndex + 1} without a replies array (got ${describeKind(replies)}); a ChatGenerator must resolve to { replies: ChatMessage[] }.`);
+    throw new ChatGeneratorError(`The chat generator answered step ${step} without a replies array (got ${describeKind(replies)}); a ChatGenerator must resolve to { replies: ChatMessage[] }.`);
   }
   for (let i = 0; i < replies.length; i++) {
     const reply: unknown = replies[i];
     if (!(reply instanceof ChatMessage)) {
-      throw new ChatGeneratorError(`The chat generator answered step ${stepIndex + 1} with ${describeKind(reply)} at replies[${i}]; replies must be ChatMessage objects.`);
+      throw new ChatGeneratorError(`The chat generator answered step ${step} with ${describeKind(reply)} at replies[${i}]; replies must be ChatMessage objects.`);
     }
   }
   return replies as ChatMessage[];
+}
+
+// One span event per decided call of a step, as its calls run (a strategy's decision, or one given on resume).
+function observeDecisions(observer: RunObserver, calls: readonly ToolCall[], keys: readonly string[], decisions: ReadonlyMap<string, ConfirmationDecision>): void {
+  for (let i = 0; i < calls.length; i++) {
+    const decision = decisions.get(keys[i]!);
+    if (decision) observer.event("toolwright.confirmation", { "gen_ai.tool.name": calls[i]!.toolName, "gen_ai.tool.call.id": keys[i]!, "toolwright.confirmation.action": decision.action });
+  }
 }

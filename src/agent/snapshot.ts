@@ -8,6 +8,8 @@ import { limits } from "../util/limits";
 import { truncateForEcho } from "../util/truncate";
 import { isPlainObject } from "../util/isPlainObject";
 import { jsonCopy } from "../util/jsonCopy";
+import type { TraceContext } from "../observe/agentTracing";
+import { noUsage, type RunUsage } from "../observe/runUsage";
 
 /**
  * Everything a run needs to go on, as plain JSON: the state (messages included), the step count,
@@ -31,6 +33,10 @@ export interface AgentSnapshot {
     readonly decisions: Readonly<Record<string, ConfirmationDecision>>;
     readonly pending: readonly PendingConfirmation[];
   };
+  /** The run's usage so far; a resumed run adds to it. Absent in snapshots of toolwright before 0.2 (read as zeros). */
+  readonly usage?: RunUsage;
+  /** The W3C trace context of the run's trace, when it was traced: a resumed run continues that trace. */
+  readonly trace?: TraceContext;
   /** `hmac-sha256:<base64url>` over the rest, when the Agent that made it has a `snapshotKey`. */
   readonly signature?: string;
 }
@@ -45,6 +51,8 @@ export interface RunPosition {
     readonly decisions: ReadonlyMap<string, ConfirmationDecision>;
     readonly pending: readonly PendingConfirmation[];
   };
+  readonly usage: RunUsage;
+  readonly trace?: TraceContext;
 }
 
 /** The JSON snapshot of a position and its state's JSON; nothing in it is shared with the caller's objects. */
@@ -63,6 +71,8 @@ export function snapshotFromPosition(state: StateJSON, position: RunPosition): A
         pending: toolStep.pending.map((p) => jsonCopy(p)),
       },
     }),
+    usage: position.usage,
+    ...(position.trace && { trace: position.trace }),
   };
 }
 
@@ -74,7 +84,7 @@ export function snapshotFromPosition(state: StateJSON, position: RunPosition): A
 export function parseSnapshot(value: unknown): { readonly state: StateJSON; readonly position: RunPosition; readonly signature: string | undefined } {
   if (!isPlainObject(value)) throw snapshotProblem("(root)", `is ${describeKind(value)}, not a snapshot object`);
   if (nestingDepthExceeds(value, limits.maxSnapshotDepth)) throw snapshotProblem("(root)", `nests deeper than ${limits.maxSnapshotDepth} levels, the limit`);
-  const known = ["version", "state", "stepCount", "visits", "next", "toolStep", "signature"];
+  const known = ["version", "state", "stepCount", "visits", "next", "toolStep", "usage", "trace", "signature"];
   const unknown = Object.keys(value).find((key) => !known.includes(key));
   if (unknown !== undefined) throw snapshotProblem(truncateForEcho(unknown), "is not a snapshot field");
   if (value.version !== 1) throw snapshotProblem("version", `is ${describeKind(value.version)}; this toolwright reads version 1`);
@@ -87,7 +97,9 @@ export function parseSnapshot(value: unknown): { readonly state: StateJSON; read
   const next = value.next;
   if (next !== "chat_generator" && next !== "tool") throw snapshotProblem("next", `is ${describeKind(next)}; it is "chat_generator" or "tool"`);
   if (value.signature !== undefined && typeof value.signature !== "string") throw snapshotProblem("signature", `is ${describeKind(value.signature)}, not a string`);
-  const position: RunPosition = { stepCount, visits: { chatGenerator, tools }, next, ...(next === "tool" && { toolStep: parseToolStep(value.toolStep) }) };
+  const usage = value.usage === undefined ? noUsage : parseUsage(value.usage);
+  const trace = value.trace === undefined ? undefined : parseTrace(value.trace);
+  const position: RunPosition = { stepCount, visits: { chatGenerator, tools }, next, ...(next === "tool" && { toolStep: parseToolStep(value.toolStep) }), usage, ...(trace && { trace }) };
   if (next === "chat_generator" && value.toolStep !== undefined) throw snapshotProblem("toolStep", 'is only allowed with next: "tool"');
   return { state: value.state as StateJSON, position, signature: value.signature };
 }
@@ -112,6 +124,29 @@ function parseToolStep(value: unknown): NonNullable<RunPosition["toolStep"]> {
     return { toolCallId: p.toolCallId, toolName: p.toolName, arguments: p.arguments };
   });
   return { replies, decisions, pending };
+}
+
+const usageKeys = ["inputTokens", "outputTokens", "totalTokens", "modelCalls", "toolCalls", "failedToolCalls"] as const;
+
+function parseUsage(value: unknown): RunUsage {
+  if (!isPlainObject(value) || Object.keys(value).length !== usageKeys.length || usageKeys.some((key) => !Object.hasOwn(value, key))) {
+    throw snapshotProblem("usage", `is not { ${usageKeys.join(", ")} }`);
+  }
+  const usage = {} as Record<(typeof usageKeys)[number], number>;
+  for (const key of usageKeys) usage[key] = count(value[key], `usage.${key}`);
+  return Object.freeze(usage);
+}
+
+// W3C trace context: version 00 (the only one defined) in lower-case hex, and a tracestate of
+// printable ASCII within the 512 characters the specification allows.
+const traceparentForm = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+const tracestateForm = /^[\x20-\x7e]{0,512}$/;
+
+function parseTrace(value: unknown): TraceContext {
+  if (!isPlainObject(value) || Object.keys(value).some((key) => key !== "traceparent" && key !== "tracestate")) throw snapshotProblem("trace", "is not { traceparent, tracestate? }");
+  if (typeof value.traceparent !== "string" || !traceparentForm.test(value.traceparent)) throw snapshotProblem("trace.traceparent", "is not a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>, lower case)");
+  if (value.tracestate !== undefined && (typeof value.tracestate !== "string" || !tracestateForm.test(value.tracestate))) throw snapshotProblem("trace.tracestate", "is not a W3C tracestate (printable ASCII, at most 512 characters)");
+  return Object.freeze(value.tracestate === undefined ? { traceparent: value.traceparent } : { traceparent: value.traceparent, tracestate: value.tracestate });
 }
 
 /** The SnapshotError for a field that is missing, ill-typed or inconsistent. */

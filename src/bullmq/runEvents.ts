@@ -2,11 +2,14 @@ import type { ChatMessageJSON } from "../chat/chatMessage";
 import type { StreamingChunk } from "../chat/streaming";
 import type { PendingConfirmation } from "../hitl/confirmationTypes";
 import type { JsonValue } from "../state/jsonCodec";
+import type { RunUsage } from "../observe/runUsage";
 
 /** A finished run as plain JSON: what `agent.run` resolved with, its messages in their JSON form. */
 export interface RunResultJSON {
   readonly exitReason: string;
   readonly stepCount: number;
+  /** Tokens, model calls and tool calls over the whole run, across its steps, workers and pauses. */
+  readonly usage: RunUsage;
   /** Every message of the run (`ChatMessage.fromJSON` rebuilds one). */
   readonly messages: readonly ChatMessageJSON[];
   readonly lastMessage: ChatMessageJSON;

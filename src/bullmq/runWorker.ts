@@ -183,7 +183,7 @@ function nextModelVisit(checkpoint: AgentSnapshot | undefined): number {
   return checkpoint.next === "tool" ? checkpoint.visits.chatGenerator : checkpoint.visits.chatGenerator + 1;
 }
 
-const resultKeys = new Set(["messages", "lastMessage", "exitReason", "stepCount", "pendingConfirmations", "snapshot"]);
+const resultKeys = new Set(["messages", "lastMessage", "exitReason", "stepCount", "usage", "pendingConfirmations", "snapshot"]);
 
 function resultJSON(result: AgentResult<StateSchema>): RunResultJSON {
   const state: Record<string, unknown> = {};
@@ -191,6 +191,7 @@ function resultJSON(result: AgentResult<StateSchema>): RunResultJSON {
   return {
     exitReason: result.exitReason,
     stepCount: result.stepCount,
+    usage: result.usage,
     messages: result.messages.map((m) => m.toJSON()),
     lastMessage: result.lastMessage.toJSON(),
     state: JSON.parse(JSON.stringify(state)) as RunResultJSON["state"],

@@ -14,6 +14,7 @@ import { type Tool, type ToolContext, toolInternals } from "./tool";
 import { injectionProblem } from "./injectedParameters";
 import { conversionFailed, injectionFailed, invalidArguments, mergeFailed, rejectedByUser, type ToolCallFailure, toolNotFound, toolThrew } from "./toolCallFailure";
 import { toolResultText } from "./toolResultText";
+import type { RunObserver, ToolCallObservation } from "../observe/runObserver";
 
 /** How one step's tool calls are run. */
 export interface InvokeToolsOptions {
@@ -32,6 +33,8 @@ export interface InvokeToolsOptions {
   readonly streamingCallback?: StreamingCallback;
   /** Decisions of people about calls, by call index: rejected calls do not run, modified ones run with the new arguments. */
   readonly decisions?: ReadonlyMap<number, ConfirmationDecision>;
+  /** Tells the run's hooks and tracer when each call starts and ends. */
+  readonly observer?: RunObserver;
 }
 
 /** Which step of which run the calls belong to: what their idempotency keys are made of. */
@@ -56,7 +59,7 @@ export interface ToolCallOutcome {
 
 type Execution = (
   | { readonly ok: true; readonly tool: Tool; readonly result: unknown; readonly injected: Injected }
-  | { readonly ok: false; readonly failure: ToolCallFailure }
+  | { readonly ok: false; readonly failure: ToolCallFailure; readonly injected?: Injected }
 ) & { readonly decision?: ConfirmationDecision };
 
 type Injected = ReadonlyArray<{ readonly label: string; readonly value: unknown }>;
@@ -75,6 +78,8 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
   // calls than the concurrency limit.
   const committed = waitsFor.some((d) => d !== undefined) ? calls.map(() => deferred()) : undefined;
   const semaphore = calls.length > options.concurrency ? new Semaphore(options.concurrency) : undefined;
+  // The calls that started running, under observation (with hooks or a tracer only).
+  const observed: Array<ToolCallObservation | undefined> | undefined = options.observer && [];
 
   const executions = calls.map(async (call, index): Promise<Execution> => {
     const tool = resolved[index];
@@ -95,7 +100,7 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
     const release = semaphore && (await semaphore.acquire());
     try {
       abort.throwIfAborted();
-      const execution = await execute(tool, call, args, state, abort, options.timeoutMs, step, index);
+      const execution = await execute(tool, call, args, state, abort, options.timeoutMs, step, index, observed && { observer: options.observer!, observed });
       return decision ? { ...execution, decision } : execution;
     } finally {
       release?.();
@@ -110,9 +115,13 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
       const execution = await executions[index]!;
       const committedCall = execution.ok ? commit(execution, state) : execution;
       committed?.[index]!.resolve();
-      if (!committedCall.ok && options.raiseOnFailure && committedCall.failure.raise !== false) throw committedCall.failure.error;
+      if (!committedCall.ok && options.raiseOnFailure && committedCall.failure.raise !== false) {
+        observed?.[index]?.abandon(committedCall.failure.error);
+        throw committedCall.failure.error;
+      }
       const text = committedCall.ok ? withDecisionNote(committedCall.text, execution.decision) : committedCall.failure.message;
       const message = ChatMessage.fromTool(text, decidedCall(call, execution.decision), execution.decision ? { error: !committedCall.ok, meta: decisionMeta(call, execution.decision) } : { error: !committedCall.ok });
+      if (options.observer) observeEnd(options.observer, observed![index], step.step, call, message, committedCall.ok ? undefined : committedCall.failure, execution.injected);
       outcomes.push({ toolCall: call, message, failed: !committedCall.ok });
       if (options.streamingCallback) await emit(options, { type: "toolResult", index, toolCall: call, result: message.toolCallResult! });
     }
@@ -123,6 +132,7 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
     abort.abort(error);
     if (committed) for (const gate of committed) gate.resolve();
     await Promise.allSettled(executions);
+    if (observed) for (const observation of observed) observation?.abandon(callerAborted ? abort.abortError() : error);
     throw callerAborted ? abort.abortError() : error;
   }
   if (calls.length > 0 && options.streamingCallback) await emit(options, { type: "finish", finishReason: "tool_call_results" });
@@ -130,6 +140,12 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
 }
 
 function ignore(): void {}
+
+// Tells the observer how a call ended: one that ran ends its observation, one that never ran starts and ends at once.
+function observeEnd(observer: RunObserver, observation: ToolCallObservation | undefined, step: number, call: ToolCall, message: ChatMessage, failure: ToolCallFailure | undefined, injected: Injected | undefined): void {
+  if (observation) observation.end(message, failure, injected ?? noneInjected);
+  else observer.toolNeverRan(step, call, message, failure!);
+}
 
 // A slow streaming callback must not hold up an abort.
 async function emit(options: InvokeToolsOptions, chunk: StreamingChunk): Promise<void> {
@@ -164,6 +180,7 @@ async function execute(
   timeoutMs: number | undefined,
   step: StepIdentity,
   index: number,
+  observing: { readonly observer: RunObserver; readonly observed: Array<ToolCallObservation | undefined> } | undefined,
 ): Promise<Execution> {
   const internals = toolInternals(tool);
   let args = modelArgs;
@@ -184,16 +201,19 @@ async function execute(
   // Only a call with its own time limit gets a controller (and a timer) of its own.
   let timedOut = false;
   const callAbort = timeoutMs === undefined ? undefined : linkedAbort(abort.signal, timeoutMs, () => ((timedOut = true), new Error("tool call timed out")));
+  const observation = observing && (observing.observed[index] = observing.observer.toolStart(step.step, call, tool.name, modelArgs));
   try {
-    const returned = internals.run(args, new CallContext(tool, state, callAbort?.signal ?? abort, call, step, index));
+    const context = new CallContext(tool, state, callAbort?.signal ?? abort, call, step, index);
+    const returned = observation ? observation.within(() => internals.run(args, context)) : internals.run(args, context);
     // A tool that returns a value (not a promise) is done: nothing to wait for or race.
     const result = isThenable(returned) ? await raceCall(returned, abort, callAbort?.signal) : returned;
     return { ok: true, tool, result, injected };
   } catch (error) {
     if (abort.aborted) throw abort.reason;
     const detail = timedOut ? `it did not finish within ${timeoutMs} ms.` : sentence(redactValues(describeError(error), injected));
-    return { ok: false, failure: toolThrew(tool.name, detail, error) };
+    return { ok: false, failure: toolThrew(tool.name, detail, error), injected };
   } finally {
+    observation?.finished();
     callAbort?.dispose();
   }
 }

@@ -172,7 +172,7 @@ describe("Agent", () => {
       const error = configurationError({ chatGenerator, stateSchema: { stepCount: { type: z.number() } } });
 
       expect(error.message).toBe(
-        "State key 'stepCount' is reserved by the Agent for run options and results; rename the key. Reserved: lastMessage, exitReason, stepCount, systemPrompt, tools, generationKwargs, streamingCallback, signal, snapshot, breakpoint, decisions, confirmationContext, runId, onCheckpoint, pendingConfirmations.",
+        "State key 'stepCount' is reserved by the Agent for run options and results; rename the key. Reserved: lastMessage, exitReason, stepCount, usage, systemPrompt, tools, generationKwargs, streamingCallback, signal, snapshot, breakpoint, decisions, confirmationContext, runId, onCheckpoint, hooks, pendingConfirmations.",
       );
       expect(error.subject).toBe("stateSchema.stepCount");
     });
@@ -407,7 +407,7 @@ describe("Agent", () => {
 
       const result = await agent.run({ messages: [user("note it")], customer_id: "c-42" });
 
-      expect(Object.keys(result).sort()).toEqual(["customer_id", "exitReason", "lastMessage", "messages", "notes", "stepCount"]);
+      expect(Object.keys(result).sort()).toEqual(["customer_id", "exitReason", "lastMessage", "messages", "notes", "stepCount", "usage"]);
       expect("priority" in result).toBe(false);
       expect(result.customer_id).toBe("c-42");
       expect(result.notes).toEqual(["called back"]);

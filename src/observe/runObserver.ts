@@ -1,0 +1,373 @@
+import type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse } from "../chat/chatGenerator";
+import type { ChatMessage, ChatMessageJSON, ToolCall } from "../chat/chatMessage";
+import { describeError, HookError } from "../errors";
+import type { PendingConfirmation } from "../hitl/confirmationTypes";
+import { peekStateValue, type State } from "../state/state";
+import type { Tool } from "../tools/tool";
+import { toolInternals } from "../tools/tool";
+import type { ToolCallFailure } from "../tools/toolCallFailure";
+import { redactValues } from "../util/redact";
+import { redactJson } from "../util/redactJson";
+import { truncateForEcho } from "../util/truncate";
+import type { AgentTracing, CallTrace, RunTrace, TraceContext, TraceEvent } from "./agentTracing";
+import type { AgentHooks, EventError, HookName, ModelEndEvent, ModelStartEvent, RunEndEvent, RunStartEvent, ToolEndEvent, ToolStartEvent } from "./runEvents";
+import type { CallTokens, RunUsage } from "./runUsage";
+
+type Hidden = ReadonlyArray<{ readonly label: string; readonly value: unknown }>;
+
+/** What a run's observer is made of. */
+export interface RunObserverOptions {
+  /** The Agent's hooks, then the run's. */
+  readonly hooks: readonly AgentHooks[];
+  readonly tracing: AgentTracing | undefined;
+  readonly runId: () => string;
+  readonly agentName: string | undefined;
+  readonly chatGenerator: ChatGenerator;
+  readonly state: State;
+  readonly tools: ReadonlyMap<string, Tool>;
+  /** The trace context of the snapshot this run continues. */
+  readonly continues: TraceContext | undefined;
+  readonly resumed: boolean;
+  readonly stepCount: number;
+}
+
+/** Epoch milliseconds with sub-millisecond precision, as OpenTelemetry takes times. */
+export function now(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/**
+ * One run's lifecycle, told to its hooks and its tracer: the loop calls it at each point. Made only
+ * when the run has hooks or a tracer, so a run with neither pays nothing. Nothing a hook or the
+ * tracer does reaches the run: they get frozen events (content computed, redacted and copied when
+ * read), and their throws and rejections become `HookError`s, reported and otherwise ignored.
+ */
+export class RunObserver {
+  readonly #options: RunObserverOptions;
+  readonly #base: { readonly runId: string; readonly agentName: string | undefined };
+  readonly #model: string | undefined;
+  readonly #provider: string | undefined;
+  /** The state keys whose values tools get injected: what content is redacted of. */
+  readonly #hiddenKeys: readonly string[];
+  readonly #startTime = now();
+  #trace: RunTrace | undefined;
+
+  static create(options: RunObserverOptions): RunObserver | undefined {
+    if (options.hooks.length === 0 && !options.tracing) return undefined;
+    return new RunObserver(options);
+  }
+
+  private constructor(options: RunObserverOptions) {
+    this.#options = options;
+    this.#base = { runId: options.runId(), agentName: options.agentName };
+    this.#model = nameOf(options.chatGenerator.model);
+    this.#provider = nameOf(options.chatGenerator.provider);
+    const keys = new Set<string>();
+    for (const tool of options.tools.values()) for (const [key] of toolInternals(tool).inputsFromState) keys.add(key);
+    this.#hiddenKeys = [...keys];
+  }
+
+  /** The context snapshots of this run store: the one it continues, else its own trace's. */
+  get traceContext(): TraceContext | undefined {
+    return this.#options.continues ?? this.#trace?.traceContext;
+  }
+
+  runStart(): void {
+    const event: RunStartEvent = Object.freeze({ ...this.#base, resumed: this.#options.resumed, stepCount: this.#options.stepCount, model: this.#model, provider: this.#provider, startTime: this.#startTime });
+    const { tracing } = this.#options;
+    if (tracing) this.#trace = this.guard("tracing.startRun", () => tracing.startRun(event, this.#options.continues));
+    this.emit("onRunStart", event);
+  }
+
+  /** Calls `fn` with the run's span active. */
+  within<T>(fn: () => T): T {
+    return withinTrace(this.#trace, fn, (error) => this.report("tracing.within", error));
+  }
+
+  event(name: string, attributes: TraceEvent["attributes"]): void {
+    const trace = this.#trace;
+    if (trace) this.guard("tracing.addEvent", () => trace.addEvent(Object.freeze({ name, time: now(), attributes: Object.freeze(attributes) })));
+  }
+
+  modelStart(step: number, request: ChatGeneratorRequest): ModelCallObservation {
+    const hidden = this.#hidden();
+    const startTime = now();
+    const event: ModelStartEvent = freezeEvent({
+      ...this.#base,
+      step,
+      model: this.#model,
+      provider: this.#provider,
+      startTime,
+      generationKwargs: request.generationKwargs,
+      tools: request.tools,
+      messages: lazy(() => redactJson(request.messages.map(toJSON), hidden), noMessages),
+    });
+    const trace = this.#trace && this.guard("tracing.startModelCall", () => this.#trace!.startModelCall(event));
+    this.emit("onModelStart", event);
+    return new ModelCallObservation(this, trace, { ...this.#base, step, model: this.#model, provider: this.#provider, startTime }, hidden);
+  }
+
+  toolStart(step: number, call: ToolCall, toolName: string, args: Readonly<Record<string, unknown>>): ToolCallObservation {
+    const hidden = this.#hidden();
+    const startTime = now();
+    const event: ToolStartEvent = freezeEvent({ ...this.#base, step, toolName, toolCallId: call.id, startTime, arguments: lazy(() => redactJson(args, hidden), noArguments) });
+    const trace = this.#trace && this.guard("tracing.startToolCall", () => this.#trace!.startToolCall(event));
+    this.emit("onToolStart", event);
+    return new ToolCallObservation(this, trace, { ...this.#base, step, toolName, toolCallId: call.id, startTime }, hidden);
+  }
+
+  /** A call that ended without running: its start and end at once. */
+  toolNeverRan(step: number, call: ToolCall, message: ChatMessage, failure: ToolCallFailure): void {
+    const observation = this.toolStart(step, call, call.toolName, argumentsOf(call));
+    observation.end(message, failure, [], false);
+  }
+
+  runEnd(outcome: { exitReason: string; stepCount: number; pending?: readonly PendingConfirmation[] } | { error: unknown; stepCount: number; exitReason?: string }, usage: RunUsage): void {
+    const failed = "error" in outcome && outcome.exitReason === undefined;
+    const pendingConfirmations = "pending" in outcome && outcome.pending ? outcome.pending : noPending;
+    if (pendingConfirmations.length > 0) {
+      this.event("toolwright.run.paused", { "toolwright.pending.tool_call_ids": pendingConfirmations.map((p) => p.toolCallId), "toolwright.pending.tool_names": pendingConfirmations.map((p) => p.toolName) });
+    }
+    const event: RunEndEvent = Object.freeze({
+      ...this.#base,
+      startTime: this.#startTime,
+      endTime: now(),
+      exitReason: outcome.exitReason,
+      stepCount: outcome.stepCount,
+      usage,
+      pendingConfirmations,
+      error: failed ? this.errorOf((outcome as { error: unknown }).error, this.#hidden()) : undefined,
+    });
+    this.emit("onRunEnd", event);
+    const trace = this.#trace;
+    if (trace) this.guard("tracing.end", () => trace.end(event));
+  }
+
+  /** An error as events carry it: its class name and its message, redacted. */
+  errorOf(error: unknown, hidden: Hidden): EventError {
+    const type = typeof (error as { name?: unknown })?.name === "string" ? (error as Error).name : typeof error;
+    return Object.freeze({ type, message: redactValues(describeError(error), hidden) });
+  }
+
+  /** The values tools get injected, as they are now: what content is redacted of. */
+  #hidden(): Hidden {
+    if (this.#hiddenKeys.length === 0) return noHidden;
+    return this.#hiddenKeys.map((key) => ({ label: key, value: peekStateValue(this.#options.state, key) }));
+  }
+
+  /** Tells every hook object that has it, in order; errors are reported to that object's onHookError. */
+  emit<E>(name: HookName, event: E): void {
+    for (const hooks of this.#options.hooks) {
+      const hook = hooks[name] as ((event: E) => unknown) | undefined;
+      if (!hook) continue;
+      try {
+        const returned = hook.call(hooks, event);
+        if (isThenable(returned)) returned.then(undefined, (error: unknown) => this.report(name, error, hooks));
+      } catch (error) {
+        this.report(name, error, hooks);
+      }
+    }
+  }
+
+  /** Runs a tracer call; its throw is reported, and the run goes on without what it would have returned. */
+  guard<T>(label: string, fn: () => T): T | undefined {
+    try {
+      return fn();
+    } catch (error) {
+      this.report(label, error);
+      return undefined;
+    }
+  }
+
+  // To the hooks object's onHookError (the first one that has it, for the tracer's), else a process warning.
+  report(label: string, error: unknown, hooks?: AgentHooks): void {
+    const hookError = new HookError(
+      label,
+      `${label.startsWith("tracing.") ? `The Agent's tracer (${label})` : `Hook ${label}`} threw: ${describeError(error).replace(/\.$/, "")}. Hooks and tracers observe a run and cannot change it, so the run went on; handle errors inside the hook, or give hooks.onHookError to receive them.`,
+      { cause: error },
+    );
+    const receiver = hooks ?? this.#options.hooks.find((h) => h.onHookError);
+    if (receiver?.onHookError) {
+      try {
+        receiver.onHookError(hookError);
+        return;
+      } catch {
+        // An onHookError that throws: the warning below still reports the first error.
+      }
+    }
+    process.emitWarning(hookError);
+    if (this.#trace && !label.startsWith("tracing.")) this.event("toolwright.hook_error", { "toolwright.hook": label, "exception.message": hookError.message });
+  }
+}
+
+/** A model call under observation: `end` or `fail` it once. */
+export class ModelCallObservation {
+  constructor(
+    private readonly observer: RunObserver,
+    private readonly trace: CallTrace<ModelEndEvent> | undefined,
+    private readonly start: Pick<ModelEndEvent, "runId" | "agentName" | "step" | "model" | "provider" | "startTime">,
+    private readonly hidden: Hidden,
+  ) {}
+
+  /** Calls `fn` (the generator's run) with the call's span active. */
+  within<T>(fn: () => T): T {
+    return withinTrace(this.trace, fn, (error) => this.observer.report("tracing.within", error));
+  }
+
+  end(response: ChatGeneratorResponse, replies: readonly ChatMessage[], usage: CallTokens | undefined): void {
+    const meta = response.meta;
+    const finishReasons: string[] = [];
+    for (const reply of replies) if (typeof reply.meta.finishReason === "string") finishReasons.push(truncateForEcho(reply.meta.finishReason));
+    if (finishReasons.length === 0 && typeof meta?.finishReason === "string") finishReasons.push(truncateForEcho(meta.finishReason));
+    const hidden = this.hidden;
+    this.#finish({
+      responseModel: nameOf(meta?.model),
+      responseId: nameOf(meta?.id),
+      usage,
+      finishReasons: Object.freeze(finishReasons),
+      replies: lazy(() => redactJson(replies.map(toJSON), hidden), noMessages),
+      error: undefined,
+    });
+  }
+
+  fail(error: unknown): void {
+    this.#finish({ responseModel: undefined, responseId: undefined, usage: undefined, finishReasons: noStrings, replies: noMessages, error: this.observer.errorOf(error, this.hidden) });
+  }
+
+  #finish(end: Pick<ModelEndEvent, "responseModel" | "responseId" | "usage" | "finishReasons" | "replies" | "error">): void {
+    const event: ModelEndEvent = freezeEvent({ ...this.start, endTime: now(), ...end });
+    this.observer.emit("onModelEnd", event);
+    const trace = this.trace;
+    if (trace) this.observer.guard("tracing.endModelCall", () => trace.end(event));
+  }
+}
+
+/** A tool call under observation: `finished` when its function settles, `end` once its outcome is known. */
+export class ToolCallObservation {
+  #endTime: number | undefined;
+  #ended = false;
+
+  constructor(
+    private readonly observer: RunObserver,
+    private readonly trace: CallTrace<ToolEndEvent> | undefined,
+    private readonly start: Pick<ToolEndEvent, "runId" | "agentName" | "step" | "toolName" | "toolCallId" | "startTime">,
+    private readonly hidden: Hidden,
+  ) {}
+
+  /** Calls `fn` (the tool's function) with the call's span active. */
+  within<T>(fn: () => T): T {
+    return withinTrace(this.trace, fn, (error) => this.observer.report("tracing.within", error));
+  }
+
+  /** The tool's function settled: the call's end time (its outcome is told later, in call order). */
+  finished(): void {
+    this.#endTime ??= now();
+  }
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Ends the call with its tool message; `injected` are the values the call got, redacted too. */
+  end(message: ChatMessage, failure: ToolCallFailure | undefined, injected: Hidden, ran = true): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    const hidden = injected.length === 0 ? this.hidden : [...this.hidden, ...injected];
+    const text = message.toolCallResult?.result ?? "";
+    this.#finish(
+      ran,
+      failure ? Object.freeze({ type: failure.raise === false ? "rejected" : failure.error.name, message: failure.message }) : undefined,
+      lazy(() => (hidden.length === 0 ? text : redactValues(text, hidden)), "[content withheld: it could not be redacted]"),
+    );
+  }
+
+  /** Ends a call the run's end cut short (an abort, another call's error). */
+  abandon(error: unknown): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#finish(true, this.observer.errorOf(error, this.hidden), "");
+  }
+
+  #finish(ran: boolean, error: EventError | undefined, result: string): void {
+    const event: ToolEndEvent = freezeEvent({ ...this.start, endTime: this.#endTime ?? now(), ran, error, result });
+    this.observer.emit("onToolEnd", event);
+    const trace = this.trace;
+    if (trace) this.observer.guard("tracing.endToolCall", () => trace.end(event));
+  }
+}
+
+function withinTrace<T>(trace: { within<R>(fn: () => R): R } | undefined, fn: () => T, report: (error: unknown) => void): T {
+  if (!trace) return fn();
+  let called = false;
+  let result: T;
+  try {
+    return trace.within(() => {
+      called = true;
+      result = fn();
+      return result;
+    });
+  } catch (error) {
+    if (called) throw error;
+    report(error);
+    return fn();
+  }
+}
+
+const noHidden: Hidden = Object.freeze([]);
+const noPending: readonly PendingConfirmation[] = Object.freeze([]);
+const noStrings: readonly string[] = Object.freeze([]);
+const noMessages: readonly ChatMessageJSON[] = Object.freeze([]);
+const noArguments: Readonly<Record<string, unknown>> = Object.freeze({});
+
+function toJSON(message: ChatMessage): ChatMessageJSON {
+  return message.toJSON();
+}
+
+// A name a generator reports (hostile input): a non-empty string, cut to an echo's length.
+function nameOf(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? truncateForEcho(value) : undefined;
+}
+
+function argumentsOf(call: ToolCall): Readonly<Record<string, unknown>> {
+  const args: unknown = call.arguments;
+  return typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : noArguments;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function";
+}
+
+/** A getter's value, computed on first read and kept; a computation that throws gives `fallback`. */
+function lazy<T>(compute: () => T, fallback: T): LazyValue<T> {
+  return { [lazyMarker]: compute, fallback } as LazyValue<T>;
+}
+
+const lazyMarker = Symbol("lazy");
+type LazyValue<T> = T & { readonly [lazyMarker]: () => T; readonly fallback: T };
+
+/** Freezes an event whose lazy fields become getters computed on first read. */
+function freezeEvent<E extends object>(fields: E): E {
+  const event: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (typeof value === "object" && value !== null && lazyMarker in value) {
+      const { [lazyMarker]: compute, fallback } = value as LazyValue<unknown>;
+      let computed: { value: unknown } | undefined;
+      Object.defineProperty(event, key, {
+        enumerable: true,
+        get() {
+          if (!computed) {
+            try {
+              computed = { value: compute() };
+            } catch {
+              computed = { value: fallback };
+            }
+          }
+          return computed.value;
+        },
+      });
+    } else {
+      event[key] = value;
+    }
+  }
+  return Object.freeze(event) as E;
+}
