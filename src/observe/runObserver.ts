@@ -195,7 +195,12 @@ export class RunObserver {
         // An onHookError that throws: the warning below still reports the first error.
       }
     }
-    process.emitWarning(hookError);
+    try {
+      process.emitWarning(hookError);
+    } catch {
+      // An Error of another realm (a vm context, jest's sandbox) is refused by emitWarning: its text is not.
+      process.emitWarning(hookError.message, "HookError");
+    }
     if (this.#trace && !label.startsWith("tracing.")) this.event("toolwright.hook_error", { "toolwright.hook": label, "exception.message": hookError.message });
   }
 }
