@@ -15,6 +15,7 @@ const config: Config = {
     "^toolwright/openai$": "<rootDir>/src/chat/openai/index.ts",
     "^toolwright/bullmq$": "<rootDir>/src/bullmq/index.ts",
     "^toolwright/mcp$": "<rootDir>/src/mcp/index.ts",
+    "^toolwright/otel$": "<rootDir>/src/otel/index.ts",
     "^toolwright/codegen$": "<rootDir>/codegen/index.ts",
   },
   testTimeout: 20000,

@@ -1,14 +1,17 @@
 // Bundles the runtime (dist/src and dist/decorators, as tsc emitted them) into one file,
 // dist/runtime.js, and writes the package's runtime entry points as small files that take their part
 // of it: dist/toolwright.js ("toolwright"), dist/testing.js ("toolwright/testing"), dist/openai.js
-// ("toolwright/openai"), dist/bullmq.js ("toolwright/bullmq") and dist/mcp.js ("toolwright/mcp"). Run by
-// `npm run build` after tsc.
+// ("toolwright/openai"), dist/bullmq.js ("toolwright/bullmq"), dist/mcp.js ("toolwright/mcp") and
+// dist/otel.js ("toolwright/otel"). Run by `npm run build` after tsc.
 //
 // Why: loading 70 small modules costs a fresh process ~13 ms and ~6 MiB of peak RSS in Node's module
-// loader (issue #11); one file costs ~7 ms and ~2 MiB. Why one bundle for all three entry points:
+// loader (issue #11); one file costs ~7 ms and ~2 MiB. Why one bundle for all the entry points:
 // ChatMessage, the error classes and the tool registry must be the same objects whichever entry point
 // a user imports them from, so nothing may be bundled twice. esbuild wraps each CommonJS module in a
 // function run on its first require, so importing "toolwright" still runs none of the OpenAI module.
+// Packages stay outside the bundle (`packages: "external"`): the peer dependencies must be the app's
+// own copies — @opentelemetry/api above all, which finds the app's registered provider through a
+// global keyed by its version.
 //
 // ajv and ajv-formats go into a second file, dist/ajv.js (with src/tools/loadAjv, their only user),
 // which the runtime requires on the first tool call it validates: as ~100 separate modules they cost
@@ -25,7 +28,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 const dist = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..", "dist");
-const entries = { toolwright: "./src/index.js", testing: "./src/testing/index.js", openai: "./src/chat/openai/index.js", bullmq: "./src/bullmq/index.js", mcp: "./src/mcp/index.js" };
+const entries = { toolwright: "./src/index.js", testing: "./src/testing/index.js", openai: "./src/chat/openai/index.js", bullmq: "./src/bullmq/index.js", mcp: "./src/mcp/index.js", otel: "./src/otel/index.js" };
 
 /** Makes the runtime bundle require dist/ajv.js where the source requires ./loadAjv. */
 const ajvChunk = {

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { Agent, type AgentSnapshot, type AgentStreamEvent, ChatMessage, DeferredConfirmationStrategy, type RunUsage, Tool, type ToolCall } from "toolwright";
+import { Agent, type AgentSnapshot, type ChatGenerator, type AgentStreamEvent, ChatMessage, DeferredConfirmationStrategy, type RunUsage, Tool, type ToolCall } from "toolwright";
 import { OpenAIChatGenerator } from "toolwright/openai";
 import { ScriptedChatGenerator } from "toolwright/testing";
 import { jsonReply, MockOpenAIServer, sseReply } from "../helpers/mockOpenAIServer";
@@ -51,16 +51,17 @@ describe("run usage", () => {
   });
 
   it("adds up a response's meta.usage, else its replies', using a reported total and input + output otherwise", async () => {
+    let calls = 0;
+    const chatGenerator: ChatGenerator = {
+      async run() {
+        calls += 1;
+        return calls === 1
+          ? { replies: [ChatMessage.fromAssistant(undefined, { toolCalls: [call("c1", "get_weather", { city: "Oslo" })], meta: usageMeta(1, 1, 1) })], meta: { usage: { promptTokens: 10, completionTokens: 5, totalTokens: 40 } } }
+          : { replies: [ChatMessage.fromAssistant("a", { meta: usageMeta(3, 4) }), ChatMessage.fromAssistant("b", { meta: usageMeta(1, 2) })] };
+      },
+    };
     const agent = new Agent({
-      chatGenerator: {
-        calls: 0,
-        async run() {
-          this.calls += 1;
-          return this.calls === 1
-            ? { replies: [ChatMessage.fromAssistant(undefined, { toolCalls: [call("c1", "get_weather", { city: "Oslo" })], meta: usageMeta(1, 1, 1) })], meta: { usage: { promptTokens: 10, completionTokens: 5, totalTokens: 40 } } }
-            : { replies: [ChatMessage.fromAssistant("a", { meta: usageMeta(3, 4) }), ChatMessage.fromAssistant("b", { meta: usageMeta(1, 2) })] };
-        },
-      } as never,
+      chatGenerator,
       tools: [weather],
     });
 

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { Agent, ChatMessage, Tool } from "../../src";
 import { ScriptedChatGenerator, toolCallReply } from "../../src/testing";
@@ -54,11 +55,30 @@ describe("the bundled package (issue #11)", () => {
       import * as openai from "toolwright/openai";
       import * as bullmq from "toolwright/bullmq";
       import * as mcp from "toolwright/mcp";
+      import * as otel from "toolwright/otel";
       const cjs = (await import("node:module")).createRequire(process.cwd() + "/")
-      const missing = [["toolwright", main], ["toolwright/testing", testing], ["toolwright/openai", openai], ["toolwright/bullmq", bullmq], ["toolwright/mcp", mcp]]
+      const missing = [["toolwright", main], ["toolwright/testing", testing], ["toolwright/openai", openai], ["toolwright/bullmq", bullmq], ["toolwright/mcp", mcp], ["toolwright/otel", otel]]
         .flatMap(([name, ns]) => Object.keys(cjs(name)).filter((key) => key !== "__esModule" && !(key in ns)).map((key) => name + "." + key));
-      console.log(JSON.stringify(missing), typeof main.Agent, typeof testing.ScriptedChatGenerator, typeof openai.OpenAIChatGenerator, typeof bullmq.RunQueue, typeof mcp.McpToolset, typeof mcp.serveMcp);`, "module");
-    expect(out).toBe("[] function function function function function function");
+      console.log(JSON.stringify(missing), typeof main.Agent, typeof testing.ScriptedChatGenerator, typeof openai.OpenAIChatGenerator, typeof bullmq.RunQueue, typeof mcp.McpToolset, typeof mcp.serveMcp, typeof otel.openTelemetry);`, "module");
+    expect(out).toBe("[] function function function function function function function");
+  });
+
+  it("traces with the app's own @opentelemetry/api, which it does not bundle", () => {
+    const out = runPackage(`
+      const api = require("@opentelemetry/api");
+      const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = require("@opentelemetry/sdk-trace-base");
+      const { openTelemetry } = require("toolwright/otel");
+      const exporter = new InMemorySpanExporter();
+      api.trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+      const run = openTelemetry().startRun({ runId: "r", agentName: "a", resumed: false, stepCount: 0, model: undefined, provider: undefined, startTime: Date.now() }, undefined);
+      run.end({ runId: "r", agentName: "a", startTime: Date.now(), endTime: Date.now(), exitReason: "text", stepCount: 0, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 0, toolCalls: 0, failedToolCalls: 0 }, pendingConfirmations: [], error: undefined });
+      const apiFiles = Object.keys(require.cache).filter((file) => file.includes("/node_modules/@opentelemetry/api/")).length > 0;
+      console.log(JSON.stringify(exporter.getFinishedSpans().map((span) => span.name)), apiFiles);`);
+
+    expect(out).toBe('["invoke_agent a"] true');
+    const bundle = fs.readFileSync(path.join(root, "dist", "runtime.js"), "utf8");
+    expect(bundle).toContain('require("@opentelemetry/api")');
+    expect(bundle).not.toMatch(/ProxyTracerProvider|opentelemetry\/api\/build/);
   });
 
   it("checks schemas against the precompiled meta-schema with the same outcome and text as the source", async () => {

@@ -28,6 +28,11 @@ describe("what importing and running toolwright loads (issue #11)", () => {
     expect(loadedPackages(`require("toolwright/mcp"); require("toolwright/bullmq");`)).toEqual(["reflect-metadata", "toolwright:bullmq.js", "toolwright:mcp.js", "toolwright:runtime.js"]);
   });
 
+  it("loads no OpenTelemetry API on importing toolwright/otel; openTelemetry() loads the app's", () => {
+    expect(loadedPackages(`require("toolwright/otel");`)).toEqual(["toolwright:otel.js", "toolwright:runtime.js"]);
+    expect(loadedPackages(`require("toolwright/otel").openTelemetry();`)).toEqual(["@opentelemetry/api", "toolwright:otel.js", "toolwright:runtime.js"]);
+  });
+
   it("runs an agent whose state schema and tools use no zod without loading zod; ajv loads at the first tool call", () => {
     const script = `
       const { Agent, ChatMessage, Tool } = require("toolwright");

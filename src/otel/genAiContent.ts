@@ -1,0 +1,55 @@
+// Content in the shapes of the GenAI semantic conventions' JSON schemas
+// (https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/#inference): messages as
+// { role, parts, name? }, parts typed text / tool_call / tool_call_response. Read only when the
+// tracer captures content and the span records.
+import type { ToolSpec } from "../chat/chatGenerator";
+import type { ChatMessageJSON, ToolCallJSON } from "../chat/chatMessage";
+
+type Part =
+  | { type: "text"; content: string }
+  | { type: "tool_call"; id: string | null; name: string; arguments: Record<string, unknown> | string }
+  | { type: "tool_call_response"; id: string | null; response: string };
+
+/** A request's messages as `gen_ai.input.messages` (JSON) and its system messages as `gen_ai.system_instructions` (JSON, undefined when there are none). */
+export function inputContent(messages: readonly ChatMessageJSON[]): { input: string; systemInstructions: string | undefined } {
+  const input: Array<{ role: string; parts: Part[]; name?: string }> = [];
+  const instructions: Part[] = [];
+  for (const message of messages) {
+    if (message.role === "system") instructions.push(...parts(message));
+    else input.push(message.name === null ? { role: message.role, parts: parts(message) } : { role: message.role, parts: parts(message), name: message.name });
+  }
+  return { input: JSON.stringify(input), systemInstructions: instructions.length > 0 ? JSON.stringify(instructions) : undefined };
+}
+
+/**
+ * A response's replies as `gen_ai.output.messages` (JSON). A reply's finish reason is its own
+ * `meta.finishReason`; when no reply has one, the response's (the event's only finish reason);
+ * left out when neither names one.
+ */
+export function outputContent(replies: readonly ChatMessageJSON[], finishReasons: readonly string[]): string {
+  const ownReason = (reply: ChatMessageJSON) => (typeof reply.meta.finishReason === "string" ? reply.meta.finishReason : undefined);
+  const responseReason = replies.some((reply) => ownReason(reply) !== undefined) ? undefined : finishReasons[0];
+  return JSON.stringify(
+    replies.map((reply) => {
+      const finishReason = ownReason(reply) ?? responseReason;
+      return finishReason === undefined ? { role: reply.role, parts: parts(reply) } : { role: reply.role, parts: parts(reply), finish_reason: finishReason };
+    }),
+  );
+}
+
+/** The tools offered to the model as `gen_ai.tool.definitions` (JSON). */
+export function toolDefinitions(tools: readonly ToolSpec[]): string {
+  return JSON.stringify(tools.map((tool) => ({ type: "function", name: tool.name, description: tool.description, parameters: tool.parameters })));
+}
+
+function parts(message: ChatMessageJSON): Part[] {
+  return message.content.map((part): Part => {
+    if ("text" in part) return { type: "text", content: part.text };
+    if ("tool_call" in part) return toolCallPart(part.tool_call);
+    return { type: "tool_call_response", id: part.tool_call_result.origin.id ?? null, response: part.tool_call_result.result };
+  });
+}
+
+function toolCallPart(call: ToolCallJSON): Part {
+  return { type: "tool_call", id: call.id ?? null, name: call.tool_name, arguments: call.arguments };
+}

@@ -1,0 +1,2 @@
+export { openTelemetry } from "./openTelemetry";
+export type { OpenTelemetryOptions } from "./openTelemetry";

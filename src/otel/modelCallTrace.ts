@@ -1,0 +1,56 @@
+import type { Attributes, Context, Span } from "@opentelemetry/api";
+import type { CallTrace } from "../observe/agentTracing";
+import type { ModelEndEvent, ModelStartEvent } from "../observe/runEvents";
+import { inputContent, outputContent, toolDefinitions } from "./genAiContent";
+import type { OtelScope } from "./otelApi";
+import { setRequestAttributes } from "./requestAttributes";
+import { setSpanError } from "./spanError";
+
+/**
+ * A model call's `chat <model>` span (kind CLIENT), a child of the run's span. The attributes a
+ * sampler may read are given at start; the rest (generationKwargs, content) only when the span
+ * records. Content (`gen_ai.input.messages`, `gen_ai.system_instructions`, `gen_ai.tool.definitions`,
+ * `gen_ai.output.messages`) is read from the event only with `captureContent`. A failed call has
+ * status ERROR, `error.type` and an `exception` event at its end time.
+ */
+export class ModelCallTrace implements CallTrace<ModelEndEvent> {
+  readonly #scope: OtelScope;
+  readonly #span: Span;
+  readonly #parent: Context;
+
+  constructor(scope: OtelScope, parent: Context, event: ModelStartEvent) {
+    this.#scope = scope;
+    this.#parent = parent;
+    const attributes: Attributes = { "gen_ai.operation.name": "chat", "toolwright.step": event.step };
+    if (event.provider !== undefined) attributes["gen_ai.provider.name"] = event.provider;
+    if (event.model !== undefined) attributes["gen_ai.request.model"] = event.model;
+    const name = event.model === undefined ? "chat" : `chat ${event.model}`;
+    this.#span = scope.tracer.startSpan(name, { kind: scope.api.SpanKind.CLIENT, startTime: event.startTime, attributes }, parent);
+    if (!this.#span.isRecording()) return;
+    if (event.generationKwargs !== undefined) setRequestAttributes(this.#span, event.generationKwargs);
+    if (!scope.captureContent) return;
+    const { input, systemInstructions } = inputContent(event.messages);
+    this.#span.setAttribute("gen_ai.input.messages", input);
+    if (systemInstructions !== undefined) this.#span.setAttribute("gen_ai.system_instructions", systemInstructions);
+    const tools = event.tools;
+    if (tools.length > 0) this.#span.setAttribute("gen_ai.tool.definitions", toolDefinitions(tools));
+  }
+
+  within<T>(fn: () => T): T {
+    return this.#scope.api.context.with(this.#scope.api.trace.setSpan(this.#parent, this.#span), fn);
+  }
+
+  end(event: ModelEndEvent): void {
+    const span = this.#span;
+    if (span.isRecording()) {
+      if (event.responseModel !== undefined) span.setAttribute("gen_ai.response.model", event.responseModel);
+      if (event.responseId !== undefined) span.setAttribute("gen_ai.response.id", event.responseId);
+      if (event.finishReasons.length > 0) span.setAttribute("gen_ai.response.finish_reasons", [...event.finishReasons]);
+      if (event.usage?.inputTokens !== undefined) span.setAttribute("gen_ai.usage.input_tokens", event.usage.inputTokens);
+      if (event.usage?.outputTokens !== undefined) span.setAttribute("gen_ai.usage.output_tokens", event.usage.outputTokens);
+      if (event.error !== undefined) setSpanError(this.#scope.api, span, event.error, event.endTime, true);
+      else if (this.#scope.captureContent) span.setAttribute("gen_ai.output.messages", outputContent(event.replies, event.finishReasons));
+    }
+    span.end(event.endTime);
+  }
+}
