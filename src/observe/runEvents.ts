@@ -72,7 +72,9 @@ export interface ModelEndEvent extends RunEventBase {
 export interface ToolStartEvent extends RunEventBase {
   /** The step (model call) whose reply made the call. */
   readonly step: number;
+  /** The tool's name (for a tool that does not exist, the name the model sent, cut to 64 characters). */
   readonly toolName: string;
+  /** The call's id as the model sent it, cut to 64 characters. */
   readonly toolCallId: string | undefined;
   readonly startTime: number;
   /** The validated arguments the call runs with (the model's, or a person's `modify`), without injected parameters. */

@@ -110,15 +110,17 @@ export class RunObserver {
   toolStart(step: number, call: ToolCall, toolName: string, args: Readonly<Record<string, unknown>>): ToolCallObservation {
     const hidden = this.#hidden();
     const startTime = now();
-    const event: ToolStartEvent = freezeEvent({ ...this.#base, step, toolName, toolCallId: call.id, startTime, arguments: lazy(() => redactJson(args, hidden), noArguments) });
+    // The id (and, for an unknown tool, the name) came from the model: cut to an echo's length.
+    const toolCallId = call.id === undefined ? undefined : truncateForEcho(call.id);
+    const event: ToolStartEvent = freezeEvent({ ...this.#base, step, toolName, toolCallId, startTime, arguments: lazy(() => redactJson(args, hidden), noArguments) });
     const trace = this.#trace && this.guard("tracing.startToolCall", () => this.#trace!.startToolCall(event));
     this.emit("onToolStart", event);
-    return new ToolCallObservation(this, trace, { ...this.#base, step, toolName, toolCallId: call.id, startTime }, hidden);
+    return new ToolCallObservation(this, trace, { ...this.#base, step, toolName, toolCallId, startTime }, hidden);
   }
 
   /** A call that ended without running: its start and end at once. */
   toolNeverRan(step: number, call: ToolCall, message: ChatMessage, failure: ToolCallFailure): void {
-    const observation = this.toolStart(step, call, call.toolName, argumentsOf(call));
+    const observation = this.toolStart(step, call, truncateForEcho(call.toolName), argumentsOf(call));
     observation.end(message, failure, [], false);
   }
 
