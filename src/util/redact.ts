@@ -38,11 +38,19 @@ const WITHHELD = "[details withheld: the tool's injected values are too large to
  * throws), the whole text is withheld. Takes time linear in the text and in the values.
  */
 export function redactValues(text: string, values: ReadonlyArray<{ readonly label: string; readonly value: unknown }>): string {
+  return redactor(values)(text);
+}
+
+/**
+ * `redactValues` for many texts against the same values: the forms to search for are made once
+ * (the costly part for large values), and each text is searched in time linear in its length.
+ */
+export function redactor(values: ReadonlyArray<{ readonly label: string; readonly value: unknown }>): (text: string) => string {
   const texts = searchTexts(
     values.map((v) => v.value),
     { maxLeaves: limits.maxRedactedLeaves, maxChars: limits.maxRedactionChars },
   );
-  if (texts === undefined) return WITHHELD;
+  if (texts === undefined) return withheld;
   const anyCase: string[] = [];
   const anyCaseTags: number[] = [];
   const base64: string[] = [];
@@ -55,10 +63,10 @@ export function redactValues(text: string, values: ReadonlyArray<{ readonly labe
       anyCaseTags.push(tag);
       return (budget -= form.length) >= 0;
     };
-    for (const jsonText of json) if (!addAnyCase(jsonText)) return WITHHELD;
-    for (const leaf of leaves) for (const form of textForms(leaf)) if (!addAnyCase(form)) return WITHHELD;
+    for (const jsonText of json) if (!addAnyCase(jsonText)) return withheld;
+    for (const leaf of leaves) for (const form of textForms(leaf)) if (!addAnyCase(form)) return withheld;
     const encoded = base64Forms(leaves, budget);
-    if (encoded === undefined) return WITHHELD;
+    if (encoded === undefined) return withheld;
     for (const forms of encoded) {
       for (const form of forms) {
         base64.push(form);
@@ -67,8 +75,15 @@ export function redactValues(text: string, values: ReadonlyArray<{ readonly labe
       }
     }
   }
-  const matches = [...longestMatches(foldCase(text), foldCaseOfEach(anyCase), anyCaseTags), ...longestMatches(toStandardBase64(text), base64, base64Tags)];
-  return replaceMatches(text, matches, (tag) => `[${values[tag]!.label}]`);
+  const foldedAnyCase = foldCaseOfEach(anyCase);
+  return (text) => {
+    const matches = [...longestMatches(foldCase(text), foldedAnyCase, anyCaseTags), ...longestMatches(toStandardBase64(text), base64, base64Tags)];
+    return replaceMatches(text, matches, (tag) => `[${values[tag]!.label}]`);
+  };
+}
+
+function withheld(): string {
+  return WITHHELD;
 }
 
 // Overlapping matches are merged into one replacement, labelled after the longest of them.

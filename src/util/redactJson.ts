@@ -1,37 +1,32 @@
 import { deepFreeze } from "./deepFreeze";
-import { redactValues } from "./redact";
+import { redactor } from "./redact";
 
 type Hidden = ReadonlyArray<{ readonly label: string; readonly value: unknown }>;
 
 /**
- * A deep-frozen copy of a JSON value with what it reveals of the hidden values replaced by
- * `[<label>]`, as `redactValues` does for text: the JSON text is redacted as a whole (so a value
- * written across several strings is still found), and read back. When a replacement breaks the
- * JSON (a hidden value that is itself a piece of JSON syntax), each key and leaf is redacted on its
- * own instead.
+ * A deep-frozen copy of a JSON value in which every string (keys included) is redacted of the
+ * hidden values as text, exactly as `redactValues` redacts an error message: a text that holds a
+ * value escaped inside a JSON string (a tool result that is JSON) is covered the same way there as
+ * here. A number whose digits are a hidden value becomes the redacted text.
  */
 export function redactJson<T>(value: T, hidden: Hidden): T {
   const text = JSON.stringify(value);
   if (text === undefined) return value;
-  if (hidden.length === 0) return deepFreeze(JSON.parse(text) as T);
-  try {
-    return deepFreeze(JSON.parse(redactValues(text, hidden)) as T);
-  } catch {
-    return deepFreeze(redactLeaves(JSON.parse(text), hidden) as T);
-  }
+  const copy = JSON.parse(text) as unknown;
+  return deepFreeze((hidden.length === 0 ? copy : redactLeaves(copy, redactor(hidden))) as T);
 }
 
-function redactLeaves(value: unknown, hidden: Hidden): unknown {
-  if (typeof value === "string") return redactValues(value, hidden);
+function redactLeaves(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === "string") return redact(value);
   if (typeof value === "number") {
     const text = String(value);
-    const redacted = redactValues(text, hidden);
+    const redacted = redact(text);
     return redacted === text ? value : redacted;
   }
-  if (Array.isArray(value)) return value.map((item) => redactLeaves(item, hidden));
+  if (Array.isArray(value)) return value.map((item) => redactLeaves(item, redact));
   if (typeof value === "object" && value !== null) {
     const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) Object.defineProperty(copy, redactValues(key, hidden), { value: redactLeaves(item, hidden), enumerable: true, writable: true, configurable: true });
+    for (const [key, item] of Object.entries(value)) Object.defineProperty(copy, redact(key), { value: redactLeaves(item, redact), enumerable: true, writable: true, configurable: true });
     return copy;
   }
   return value;

@@ -4,7 +4,8 @@
 #   cjs/  "type": "commonjs", moduleResolution node10 (subpath types via typesVersions), with openai: codegen,
 #         tsc, run; types also under node16
 #   the cjs app's build again after `npm ci --omit=dev`: no typescript, ts-morph, ts-node or yargs; it still runs
-#   examples/support under tsx (no decorator metadata): codegen, then run from source
+#   examples/support under tsx (no decorator metadata): codegen, then run from source; again with
+#         TOOLWRIGHT_TRACE=console (toolwright/otel on the app's own @opentelemetry/api and SDK)
 # Usage: bash test/consumers/run.sh [--keep]   (--keep leaves the temporary directory for inspection)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -21,6 +22,8 @@ zod="zod@$(dev zod)"
 openai="openai@$(dev openai)"
 tsx="tsx@$(dev tsx)"
 typesNode="@types/node@$(dev @types/node)"
+otelApi="@opentelemetry/api@$(dev @opentelemetry/api)"
+otelSdk="@opentelemetry/sdk-trace-base@$(dev @opentelemetry/sdk-trace-base)"
 npmi() { npm install --no-audit --no-fund --loglevel=error "$@"; }
 
 step() { echo "consumers: $* ($((SECONDS - started)) s)"; }
@@ -87,10 +90,14 @@ cat >"$ex/tsconfig.json" <<'JSON'
 }
 JSON
 echo '{ "name": "toolwright-consumer-tsx", "version": "1.0.0", "private": true, "type": "commonjs" }' >"$ex/package.json"
-(cd "$ex" && npmi "$tarball" "$zod" "$openai" && npmi -D "$typescript" "$tsmorph" "$typesNode" "$tsx")
+(cd "$ex" && npmi "$tarball" "$zod" "$openai" "$otelApi" "$otelSdk" && npmi -D "$typescript" "$tsmorph" "$typesNode" "$tsx")
 (cd "$ex" && npx --no -- toolwright codegen --project examples/support/tsconfig.json --out examples/support/tools.generated.ts) || fail "tsx: toolwright codegen"
 (cd "$ex" && env -u OPENAI_API_KEY -u OPENAI_BASE_URL npx --no -- tsx examples/support/main.ts) >"$ex/output.txt" 2>&1 \
   || { cat "$ex/output.txt" >&2; fail "tsx: examples/support/main.ts exited non-zero"; }
 grep -q '^answer: You had two open tickets. I closed T-' "$ex/output.txt" || { cat "$ex/output.txt" >&2; fail "tsx: no answer in the output above"; }
+(cd "$ex" && env -u OPENAI_API_KEY -u OPENAI_BASE_URL TOOLWRIGHT_TRACE=console npx --no -- tsx examples/support/main.ts) >"$ex/traced.txt" 2>&1 \
+  || { cat "$ex/traced.txt" >&2; fail "tsx: examples/support/main.ts with TOOLWRIGHT_TRACE=console exited non-zero"; }
+grep -qE '^invoke_agent support-desk  [0-9.]+ ms  exit=text model_calls=3 tool_calls=2' "$ex/traced.txt" \
+  && grep -qE '^└─ chat scripted  [0-9.]+ ms  finish=stop$' "$ex/traced.txt" || { cat "$ex/traced.txt" >&2; fail "tsx: no span tree in the output above"; }
 
 step "all passed"

@@ -1,5 +1,6 @@
 import { runPlannerExample } from "../../examples/planner/main";
 import { runResearchExample } from "../../examples/research/main";
+import { consoleTrace, traceFromEnvironment } from "../../examples/shared/consoleTrace";
 import { runSupportExample } from "../../examples/support/main";
 
 describe("examples (scripted model)", () => {
@@ -14,6 +15,25 @@ describe("examples (scripted model)", () => {
     expect(result.closed).toEqual(["T-1"]);
     const toolMessages = result.messages.filter((m) => m.role === "tool");
     expect(toolMessages.every((m) => !m.toolCallResult!.error)).toBe(true);
+  });
+
+  it("support with TOOLWRIGHT_TRACE=console: prints the run's span tree, and the usage totals are on the result", async () => {
+    const trace = traceFromEnvironment({ TOOLWRIGHT_TRACE: "console" })!;
+    const result = await runSupportExample(undefined, trace.tracing);
+
+    expect(trace.lines().map((line) => line.replace(/[0-9a-f]{32}/, "<trace id>").replace(/  \d+\.\d\d ms/, " <t> ms"))).toEqual([
+      "trace <trace id>",
+      "invoke_agent support-desk <t> ms  exit=text model_calls=3 tool_calls=2 tokens=0",
+      "├─ chat scripted <t> ms  finish=tool_calls",
+      "├─ execute_tool search_tickets <t> ms  call=call_search",
+      "├─ chat scripted <t> ms  finish=tool_calls",
+      "├─ execute_tool close_ticket <t> ms  call=call_close",
+      "└─ chat scripted <t> ms  finish=stop",
+    ]);
+    expect(result.usage).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 3, toolCalls: 2, failedToolCalls: 0 });
+    expect(consoleTrace({ captureContent: true }).tracing.captureContent).toBe(true);
+    expect(traceFromEnvironment({})).toBeUndefined();
+    expect(() => traceFromEnvironment({ TOOLWRIGHT_TRACE: "jaeger" })).toThrow("TOOLWRIGHT_TRACE is 'jaeger'; the examples know 'console' (print the run's spans as a tree), or leave it unset.");
   });
 
   it("research: de-duplicates sources with its merge handler and records cited notes through State", async () => {

@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { z } from "zod";
-import { Agent, ChatMessage, type StateSchema, Tool } from "toolwright";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { Agent, type AgentHooks, ChatMessage, type StateSchema, Tool } from "toolwright";
+import { openTelemetry } from "toolwright/otel";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
 import { redactValues } from "../../src/util/redact";
 import { fuzzParameters, fuzzRuns, fuzzTimeout } from "./fuzzSettings";
@@ -163,5 +165,85 @@ describe("Agent", () => {
       );
     },
     fuzzTimeout(runs, 10),
+  );
+});
+
+describe("traces and hooks", () => {
+  const runs = fuzzRuns(100);
+  const stateSchema = { api_key: { type: z.unknown() } } satisfies StateSchema;
+
+  /**
+   * Every string a tracer (openTelemetry with captureContent, into the SDK's in-memory exporter) and
+   * hooks (reading every content field) got in a run where the model sends `message` as an argument
+   * of `lookup` (given `api_key` from state), which returns it, then throws it, then the model says it.
+   */
+  async function textsObserved(apiKey: unknown, message: string): Promise<string[]> {
+    let calls = 0;
+    const lookup = new Tool({
+      name: "lookup",
+      description: "Look up an account.",
+      parameters: { type: "object", properties: { query: { type: "string" }, apiKey: {} }, required: ["query"] },
+      inputsFromState: { api_key: "apiKey" },
+      function: (args) => {
+        calls += 1;
+        // The text as it is: wrapping it in JSON would add a level of escaping redaction does not cover.
+        if (calls === 1) return args.query;
+        throw new Error(String(args.query));
+      },
+    });
+    const exporter = new InMemorySpanExporter();
+    const tracing = openTelemetry({ tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }), captureContent: true });
+    const seen: unknown[] = [];
+    const hooks: AgentHooks = {
+      onModelStart: (e) => void seen.push(e.messages),
+      onModelEnd: (e) => void seen.push(e.replies, e.error),
+      onToolStart: (e) => void seen.push(e.arguments),
+      onToolEnd: (e) => void seen.push(e.result, e.error),
+      onRunEnd: (e) => void seen.push(e.error),
+    };
+    const chatGenerator = new ScriptedChatGenerator([
+      toolCallReply(["lookup", { query: message }, "call_1"], ["lookup", { query: message }, "call_2"]),
+      ChatMessage.fromAssistant(message),
+    ]);
+    await new Agent({ chatGenerator, tools: [lookup], stateSchema, tracing, hooks }).run({ messages: [ChatMessage.fromUser("Look up my account.")], api_key: apiKey, runId: "run-1" });
+    const texts: string[] = [];
+    const collect = (value: unknown): void => {
+      JSON.stringify(value, (_key, item: unknown) => {
+        if (typeof item === "string") {
+          texts.push(item);
+          // Content attributes are JSON: their strings too, unescaped.
+          if (/^[[{]/.test(item)) {
+            try {
+              collect(JSON.parse(item));
+            } catch {
+              // Not JSON: the text itself was collected.
+            }
+          }
+        }
+        return item;
+      });
+    };
+    collect(exporter.getFinishedSpans().map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, status: s.status })));
+    collect(seen);
+    return texts;
+  }
+
+  it(
+    `give tracers and hooks no covered form of an injected state value that the model, a tool's result or its error holds (${runs} cases)`,
+    async () => {
+      // Texts every run observes (span names, labels, fixed messages); a secret found there is not a leak.
+      const fixedTexts = await textsObserved("unused", "x.");
+      await fc.assert(
+        fc.asyncProperty(scenario(fc.oneof({ arbitrary: secretString, weight: 4 }, secretNumber), 20), async ({ value, path, parts, end }) => {
+          fc.pre(parts.every(([, { revealing }]) => !fixedTexts.some((fixed) => fixed.includes(revealing))));
+          const texts = await textsObserved(nest(value, path), `${messageOf(parts, end)}.`);
+          for (const [, { revealing }] of parts) {
+            expect(texts.flatMap((t) => unlabelled(t, "api_key")).filter((piece) => piece.includes(revealing))).toEqual([]);
+          }
+        }),
+        fuzzParameters(runs),
+      );
+    },
+    fuzzTimeout(runs, 20),
   );
 });
