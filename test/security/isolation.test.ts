@@ -1,5 +1,7 @@
 import { getEventListeners } from "node:events";
-import { Agent, BlockingConfirmationStrategy, type ChatGenerator, type ChatGeneratorRequest, ChatMessage, DeferredConfirmationStrategy, snapshotOf } from "toolwright";
+import fc from "fast-check";
+import { Agent, type AgentHooks, BlockingConfirmationStrategy, HookError, type ChatGenerator, type ChatGeneratorRequest, ChatMessage, DeferredConfirmationStrategy, snapshotOf } from "toolwright";
+import { fuzzParameters, fuzzRuns, fuzzTimeout } from "./fuzzSettings";
 import { callsReply, guardedAgent, guardedInput, guardedState, guardedTools, rejectionOf } from "./securityAgent";
 
 describe("history and state change only through State", () => {
@@ -124,4 +126,54 @@ describe("abort", () => {
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
     expect(warnings).toEqual([]);
   });
+});
+
+describe("hooks cannot change a run", () => {
+  const runs = fuzzRuns(100);
+  // What a hostile or buggy hook may do with its event.
+  const behaviour = fc.constantFrom("throw", "reject", "mutate", "read content and mutate it", "return garbage", "nothing");
+  const hookNames = ["onRunStart", "onModelStart", "onModelEnd", "onToolStart", "onToolEnd", "onRunEnd"] as const;
+
+  function act(kind: string, event: Record<string, unknown>): unknown {
+    switch (kind) {
+      case "throw":
+        throw new Error("hook failed");
+      case "reject":
+        return Promise.reject(new Error("hook rejected"));
+      case "mutate":
+        for (const key of Object.keys(event)) event[key] = "changed";
+        return undefined;
+      case "read content and mutate it":
+        for (const key of ["messages", "replies", "arguments"]) {
+          const content = event[key] as unknown;
+          if (Array.isArray(content)) content.push("changed");
+          else if (content && typeof content === "object") (content as Record<string, unknown>).amount = 1e9;
+        }
+        return undefined;
+      case "return garbage":
+        return { then: 42 };
+      default:
+        return undefined;
+    }
+  }
+
+  it(`leaves the result, the tools' calls and the state as a run without hooks has them, whatever hooks do (${runs} cases)`, async () => {
+    const script = () => [callsReply({ id: "t1", toolName: "transfer", arguments: { to: "bob", amount: 5 } }, { id: "t2", toolName: "lookup", arguments: {} }), ChatMessage.fromAssistant("Sent.")];
+    const plain = guardedAgent({ script: script() });
+    const expected = await plain.agent.run(guardedInput());
+    await fc.assert(
+      fc.asyncProperty(fc.tuple(...hookNames.map(() => behaviour)), async (behaviours) => {
+        const errors: unknown[] = [];
+        const hooks: AgentHooks = { onHookError: (error) => void errors.push(error) };
+        hookNames.forEach((name, i) => (hooks[name] = ((event: Record<string, unknown>) => act(behaviours[i]!, event)) as never));
+        const made = guardedAgent({ script: script(), hooks });
+        const result = await made.agent.run(guardedInput());
+        expect(result.messages.map((m) => m.toJSON())).toEqual(expected.messages.map((m) => m.toJSON()));
+        expect({ ...result, messages: undefined, lastMessage: undefined }).toEqual({ ...expected, messages: undefined, lastMessage: undefined });
+        expect(made.log).toEqual(plain.log);
+        expect(errors.every((error) => error instanceof HookError)).toBe(true);
+      }),
+      fuzzParameters(runs),
+    );
+  }, fuzzTimeout(runs, 20));
 });

@@ -1,10 +1,14 @@
-import { type AgentSnapshot, ChatGeneratorError, ChatMessage, ConfigurationError, DecisionError, DeferredConfirmationStrategy, SnapshotError, snapshotOf } from "toolwright";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import fc from "fast-check";
+import { openTelemetry } from "toolwright/otel";
+import { fuzzParameters, fuzzRuns, fuzzTimeout } from "./fuzzSettings";
+import { type AgentSnapshot, type AgentTracing, ChatGeneratorError, ChatMessage, ConfigurationError, DecisionError, DeferredConfirmationStrategy, SnapshotError, snapshotOf } from "toolwright";
 import { callsReply, guardedAgent, guardedInput, rejectionOf } from "./securityAgent";
 
 const key = "k".repeat(32);
 const script = [callsReply({ id: "t1", toolName: "transfer", arguments: { to: "bob", amount: 5 } }), ChatMessage.fromAssistant("Sent.")];
 
-async function pausedRun(options: { snapshotKey?: string | string[] } = {}) {
+async function pausedRun(options: { snapshotKey?: string | string[]; tracing?: AgentTracing } = {}) {
   const made = guardedAgent({ script, confirmationStrategies: { transfer: new DeferredConfirmationStrategy() }, ...options });
   const paused = await made.agent.run(guardedInput());
   return { ...made, snapshot: JSON.parse(JSON.stringify(paused.snapshot)) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- edited freely below
@@ -151,4 +155,55 @@ describe("state with no JSON form", () => {
     expect(error.message).toMatch(/^The run could not make its snapshot: profile\.self holds a circular reference/);
     expect(log).toEqual([]);
   });
+});
+
+describe("usage and trace context in a snapshot", () => {
+  const runs = fuzzRuns(100);
+  const exporter = new InMemorySpanExporter();
+  const tracing = openTelemetry({ tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }) });
+  const traceHex = (length: number) => fc.string({ unit: fc.constantFrom(..."0123456789abcdefABCDEF"), minLength: length, maxLength: length });
+  const traceparent = fc.oneof(
+    fc.tuple(fc.constantFrom("00", "01", "ff"), traceHex(32), traceHex(16), traceHex(2)).map((parts) => parts.join("-")),
+    fc.string({ maxLength: 80 }),
+  );
+  const hostileUsage = fc.oneof(
+    fc.constant("as made"),
+    fc.anything(),
+    fc.record({ inputTokens: fc.oneof(fc.nat(), fc.anything()), outputTokens: fc.nat(), totalTokens: fc.nat(), modelCalls: fc.nat(), toolCalls: fc.nat(), failedToolCalls: fc.nat() }),
+  );
+  const hostileTrace = fc.oneof(
+    fc.constant(undefined),
+    fc.anything(),
+    fc.record({ traceparent, tracestate: fc.option(fc.string({ maxLength: 600 }), { nil: undefined }) }, { requiredKeys: ["traceparent"] }),
+  );
+
+  it(`resumes or refuses with a SnapshotError naming usage or trace, whatever they hold, and a trace it accepts continues only its own trace id (${runs} cases)`, async () => {
+    let resumed = 0;
+    await fc.assert(
+      fc.asyncProperty(hostileUsage, hostileTrace, async (usage, trace) => {
+        const made = await pausedRun({ tracing });
+        exporter.reset();
+        const edited = JSON.parse(JSON.stringify({ ...made.snapshot, ...(usage !== "as made" && { usage }), trace })) as Record<string, unknown>;
+        let error: Error | undefined;
+        try {
+          await resume(made, edited);
+        } catch (caught) {
+          error = caught as Error;
+        }
+        if (error) {
+          expect(error).toBeInstanceOf(SnapshotError);
+          expect((error as SnapshotError).field).toMatch(/^(usage|trace)(\.|$)/);
+          expect(made.log).toEqual([]);
+          return;
+        }
+        resumed++;
+        const run = exporter.getFinishedSpans().find((s) => s.name === "invoke_agent")!;
+        const stored = (edited.trace as { traceparent?: string } | undefined)?.traceparent;
+        if (stored !== undefined && !/^00-0{32}-/.test(stored) && !/-0{16}-/.test(stored)) expect(run.spanContext().traceId).toBe(stored.slice(3, 35));
+      }),
+      fuzzParameters(runs),
+    );
+    // Not vacuous: well-formed usage and trace contexts do resume.
+    expect(resumed).toBeGreaterThan(runs / 10);
+  }, fuzzTimeout(runs, 20));
 });
