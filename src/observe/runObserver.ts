@@ -1,5 +1,5 @@
-import type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse } from "../chat/chatGenerator";
-import type { ChatMessage, ChatMessageJSON, ToolCall } from "../chat/chatMessage";
+import type { ChatGenerator, ChatGeneratorRequest } from "../chat/chatGenerator";
+import type { ChatMessage, ToolCall } from "../chat/chatMessage";
 import { describeError, HookError } from "../errors";
 import type { PendingConfirmation } from "../hitl/confirmationTypes";
 import { peekStateValue, type State } from "../state/state";
@@ -9,11 +9,11 @@ import type { ToolCallFailure } from "../tools/toolCallFailure";
 import { redactValues } from "../util/redact";
 import { redactJson } from "../util/redactJson";
 import { truncateForEcho } from "../util/truncate";
-import type { AgentTracing, CallTrace, RunTrace, TraceContext, TraceEvent } from "./agentTracing";
-import type { AgentHooks, EventError, HookName, ModelEndEvent, ModelStartEvent, RunEndEvent, RunStartEvent, ToolEndEvent, ToolStartEvent } from "./runEvents";
-import type { CallTokens, RunUsage } from "./runUsage";
-
-type Hidden = ReadonlyArray<{ readonly label: string; readonly value: unknown }>;
+import type { AgentTracing, RunTrace, TraceContext, TraceEvent } from "./agentTracing";
+import { type CallObserver, ModelCallObservation, ToolCallObservation } from "./callObservation";
+import { argumentsOf, freezeEvent, type Hidden, isThenable, lazy, nameOf, noArguments, noHidden, noMessages, noPending, now, toJSON, withinTrace } from "./eventFields";
+import type { AgentHooks, EventError, HookName, ModelStartEvent, RunEndEvent, RunStartEvent, ToolStartEvent } from "./runEvents";
+import type { RunUsage } from "./runUsage";
 
 /** What a run's observer is made of. */
 export interface RunObserverOptions {
@@ -31,18 +31,13 @@ export interface RunObserverOptions {
   readonly stepCount: number;
 }
 
-/** Epoch milliseconds with sub-millisecond precision, as OpenTelemetry takes times. */
-export function now(): number {
-  return performance.timeOrigin + performance.now();
-}
-
 /**
  * One run's lifecycle, told to its hooks and its tracer: the loop calls it at each point. Made only
  * when the run has hooks or a tracer, so a run with neither pays nothing. Nothing a hook or the
  * tracer does reaches the run: they get frozen events (content computed, redacted and copied when
  * read), and their throws and rejections become `HookError`s, reported and otherwise ignored.
  */
-export class RunObserver {
+export class RunObserver implements CallObserver {
   readonly #options: RunObserverOptions;
   readonly #base: { readonly runId: string; readonly agentName: string | undefined };
   readonly #model: string | undefined;
@@ -205,176 +200,4 @@ export class RunObserver {
     }
     if (this.#trace && !label.startsWith("tracing.")) this.event("toolwright.hook_error", { "toolwright.hook": label, "exception.message": hookError.message });
   }
-}
-
-/** A model call under observation: `end` or `fail` it once. */
-export class ModelCallObservation {
-  constructor(
-    private readonly observer: RunObserver,
-    private readonly trace: CallTrace<ModelEndEvent> | undefined,
-    private readonly start: Pick<ModelEndEvent, "runId" | "agentName" | "step" | "model" | "provider" | "startTime">,
-    private readonly hidden: Hidden,
-  ) {}
-
-  /** Calls `fn` (the generator's run) with the call's span active. */
-  within<T>(fn: () => T): T {
-    return withinTrace(this.trace, fn, (error) => this.observer.report("tracing.within", error));
-  }
-
-  end(response: ChatGeneratorResponse, replies: readonly ChatMessage[], usage: CallTokens | undefined): void {
-    const meta = response.meta;
-    const finishReasons: string[] = [];
-    for (const reply of replies) if (typeof reply.meta.finishReason === "string") finishReasons.push(truncateForEcho(reply.meta.finishReason));
-    if (finishReasons.length === 0 && typeof meta?.finishReason === "string") finishReasons.push(truncateForEcho(meta.finishReason));
-    const hidden = this.hidden;
-    this.#finish({
-      responseModel: nameOf(meta?.model),
-      responseId: nameOf(meta?.id),
-      usage,
-      finishReasons: Object.freeze(finishReasons),
-      replies: lazy(() => redactJson(replies.map(toJSON), hidden), noMessages),
-      error: undefined,
-    });
-  }
-
-  fail(error: unknown): void {
-    this.#finish({ responseModel: undefined, responseId: undefined, usage: undefined, finishReasons: noStrings, replies: noMessages, error: this.observer.errorOf(error, this.hidden) });
-  }
-
-  #finish(end: Pick<ModelEndEvent, "responseModel" | "responseId" | "usage" | "finishReasons" | "replies" | "error">): void {
-    const event: ModelEndEvent = freezeEvent({ ...this.start, endTime: now(), ...end });
-    this.observer.emit("onModelEnd", event);
-    const trace = this.trace;
-    if (trace) this.observer.guard("tracing.endModelCall", () => trace.end(event));
-  }
-}
-
-/** A tool call under observation: `finished` when its function settles, `end` once its outcome is known. */
-export class ToolCallObservation {
-  #endTime: number | undefined;
-  #ended = false;
-
-  constructor(
-    private readonly observer: RunObserver,
-    private readonly trace: CallTrace<ToolEndEvent> | undefined,
-    private readonly start: Pick<ToolEndEvent, "runId" | "agentName" | "step" | "toolName" | "toolCallId" | "startTime">,
-    private readonly hidden: Hidden,
-  ) {}
-
-  /** Calls `fn` (the tool's function) with the call's span active. */
-  within<T>(fn: () => T): T {
-    return withinTrace(this.trace, fn, (error) => this.observer.report("tracing.within", error));
-  }
-
-  /** The tool's function settled: the call's end time (its outcome is told later, in call order). */
-  finished(): void {
-    this.#endTime ??= now();
-  }
-
-  get ended(): boolean {
-    return this.#ended;
-  }
-
-  /** Ends the call with its tool message; `injected` are the values the call got, redacted too. */
-  end(message: ChatMessage, failure: ToolCallFailure | undefined, injected: Hidden, ran = true): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    const hidden = injected.length === 0 ? this.hidden : [...this.hidden, ...injected];
-    const text = message.toolCallResult?.result ?? "";
-    this.#finish(
-      ran,
-      failure ? Object.freeze({ type: failure.raise === false ? "rejected" : failure.error.name, message: failure.message }) : undefined,
-      lazy(() => (hidden.length === 0 ? text : redactValues(text, hidden)), "[content withheld: it could not be redacted]"),
-    );
-  }
-
-  /** Ends a call the run's end cut short (an abort, another call's error). */
-  abandon(error: unknown): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    this.#finish(true, this.observer.errorOf(error, this.hidden), "");
-  }
-
-  #finish(ran: boolean, error: EventError | undefined, result: string): void {
-    const event: ToolEndEvent = freezeEvent({ ...this.start, endTime: this.#endTime ?? now(), ran, error, result });
-    this.observer.emit("onToolEnd", event);
-    const trace = this.trace;
-    if (trace) this.observer.guard("tracing.endToolCall", () => trace.end(event));
-  }
-}
-
-function withinTrace<T>(trace: { within<R>(fn: () => R): R } | undefined, fn: () => T, report: (error: unknown) => void): T {
-  if (!trace) return fn();
-  let called = false;
-  let result: T;
-  try {
-    return trace.within(() => {
-      called = true;
-      result = fn();
-      return result;
-    });
-  } catch (error) {
-    if (called) throw error;
-    report(error);
-    return fn();
-  }
-}
-
-const noHidden: Hidden = Object.freeze([]);
-const noPending: readonly PendingConfirmation[] = Object.freeze([]);
-const noStrings: readonly string[] = Object.freeze([]);
-const noMessages: readonly ChatMessageJSON[] = Object.freeze([]);
-const noArguments: Readonly<Record<string, unknown>> = Object.freeze({});
-
-function toJSON(message: ChatMessage): ChatMessageJSON {
-  return message.toJSON();
-}
-
-// A name a generator reports (hostile input): a non-empty string, cut to an echo's length.
-function nameOf(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? truncateForEcho(value) : undefined;
-}
-
-function argumentsOf(call: ToolCall): Readonly<Record<string, unknown>> {
-  const args: unknown = call.arguments;
-  return typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : noArguments;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function";
-}
-
-/** A getter's value, computed on first read and kept; a computation that throws gives `fallback`. */
-function lazy<T>(compute: () => T, fallback: T): LazyValue<T> {
-  return { [lazyMarker]: compute, fallback } as LazyValue<T>;
-}
-
-const lazyMarker = Symbol("lazy");
-type LazyValue<T> = T & { readonly [lazyMarker]: () => T; readonly fallback: T };
-
-/** Freezes an event whose lazy fields become getters computed on first read. */
-function freezeEvent<E extends object>(fields: E): E {
-  const event: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) {
-    if (typeof value === "object" && value !== null && lazyMarker in value) {
-      const { [lazyMarker]: compute, fallback } = value as LazyValue<unknown>;
-      let computed: { value: unknown } | undefined;
-      Object.defineProperty(event, key, {
-        enumerable: true,
-        get() {
-          if (!computed) {
-            try {
-              computed = { value: compute() };
-            } catch {
-              computed = { value: fallback };
-            }
-          }
-          return computed.value;
-        },
-      });
-    } else {
-      event[key] = value;
-    }
-  }
-  return Object.freeze(event) as E;
 }

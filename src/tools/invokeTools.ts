@@ -14,7 +14,8 @@ import { type Tool, type ToolContext, toolInternals } from "./tool";
 import { injectionProblem } from "./injectedParameters";
 import { conversionFailed, injectionFailed, invalidArguments, mergeFailed, rejectedByUser, type ToolCallFailure, toolNotFound, toolThrew } from "./toolCallFailure";
 import { toolResultText } from "./toolResultText";
-import type { RunObserver, ToolCallObservation } from "../observe/runObserver";
+import type { ToolCallObservation } from "../observe/callObservation";
+import type { RunObserver } from "../observe/runObserver";
 
 /** How one step's tool calls are run. */
 export interface InvokeToolsOptions {

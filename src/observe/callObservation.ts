@@ -1,0 +1,101 @@
+import type { ChatGeneratorResponse } from "../chat/chatGenerator";
+import type { ChatMessage } from "../chat/chatMessage";
+import type { ToolCallFailure } from "../tools/toolCallFailure";
+import { redactValues } from "../util/redact";
+import { redactJson } from "../util/redactJson";
+import { truncateForEcho } from "../util/truncate";
+import type { CallTrace } from "./agentTracing";
+import { freezeEvent, type Hidden, lazy, nameOf, noMessages, noStrings, now, toJSON, withinTrace } from "./eventFields";
+import type { EventError, HookName, ModelEndEvent, ToolEndEvent } from "./runEvents";
+import type { CallTokens } from "./runUsage";
+
+/** What a call's observation tells: the run's observer (hooks, tracer, error reports). */
+export interface CallObserver {
+  emit<E>(name: HookName, event: E): void;
+  guard<T>(label: string, fn: () => T): T | undefined;
+  report(label: string, error: unknown): void;
+  errorOf(error: unknown, hidden: Hidden): EventError;
+}
+
+/** A model or tool call under observation: its trace, what its start event said, and the values its content is redacted of. */
+abstract class CallObservation<TEnd, TStart> {
+  constructor(
+    protected readonly observer: CallObserver,
+    protected readonly trace: CallTrace<TEnd> | undefined,
+    protected readonly start: TStart,
+    protected readonly hidden: Hidden,
+  ) {}
+
+  /** Calls `fn` (the generator's run, the tool's function) with the call's span active. */
+  within<T>(fn: () => T): T {
+    return withinTrace(this.trace, fn, (error) => this.observer.report("tracing.within", error));
+  }
+}
+
+/** A model call under observation: `end` or `fail` it once. */
+export class ModelCallObservation extends CallObservation<ModelEndEvent, Pick<ModelEndEvent, "runId" | "agentName" | "step" | "model" | "provider" | "startTime">> {
+  end(response: ChatGeneratorResponse, replies: readonly ChatMessage[], usage: CallTokens | undefined): void {
+    const meta = response.meta;
+    const finishReasons: string[] = [];
+    for (const reply of replies) if (typeof reply.meta.finishReason === "string") finishReasons.push(truncateForEcho(reply.meta.finishReason));
+    if (finishReasons.length === 0 && typeof meta?.finishReason === "string") finishReasons.push(truncateForEcho(meta.finishReason));
+    const hidden = this.hidden;
+    this.#finish({
+      responseModel: nameOf(meta?.model),
+      responseId: nameOf(meta?.id),
+      usage,
+      finishReasons: Object.freeze(finishReasons),
+      replies: lazy(() => redactJson(replies.map(toJSON), hidden), noMessages),
+      error: undefined,
+    });
+  }
+
+  fail(error: unknown): void {
+    this.#finish({ responseModel: undefined, responseId: undefined, usage: undefined, finishReasons: noStrings, replies: noMessages, error: this.observer.errorOf(error, this.hidden) });
+  }
+
+  #finish(end: Pick<ModelEndEvent, "responseModel" | "responseId" | "usage" | "finishReasons" | "replies" | "error">): void {
+    const event: ModelEndEvent = freezeEvent({ ...this.start, endTime: now(), ...end });
+    this.observer.emit("onModelEnd", event);
+    const trace = this.trace;
+    if (trace) this.observer.guard("tracing.endModelCall", () => trace.end(event));
+  }
+}
+
+/** A tool call under observation: `finished` when its function settles, `end` once its outcome is known. */
+export class ToolCallObservation extends CallObservation<ToolEndEvent, Pick<ToolEndEvent, "runId" | "agentName" | "step" | "toolName" | "toolCallId" | "startTime">> {
+  #endTime: number | undefined;
+  #ended = false;
+
+  /** The tool's function settled: the call's end time (its outcome is told later, in call order). */
+  finished(): void {
+    this.#endTime ??= now();
+  }
+
+  /** Ends the call with its tool message; `injected` are the values the call got, redacted too. */
+  end(message: ChatMessage, failure: ToolCallFailure | undefined, injected: Hidden, ran = true): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    const hidden = injected.length === 0 ? this.hidden : [...this.hidden, ...injected];
+    const text = message.toolCallResult?.result ?? "";
+    this.#finish(
+      ran,
+      failure ? Object.freeze({ type: failure.raise === false ? "rejected" : failure.error.name, message: failure.message }) : undefined,
+      lazy(() => (hidden.length === 0 ? text : redactValues(text, hidden)), "[content withheld: it could not be redacted]"),
+    );
+  }
+
+  /** Ends a call the run's end cut short (an abort, another call's error). */
+  abandon(error: unknown): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#finish(true, this.observer.errorOf(error, this.hidden), "");
+  }
+
+  #finish(ran: boolean, error: EventError | undefined, result: string): void {
+    const event: ToolEndEvent = freezeEvent({ ...this.start, endTime: this.#endTime ?? now(), ran, error, result });
+    this.observer.emit("onToolEnd", event);
+    const trace = this.trace;
+    if (trace) this.observer.guard("tracing.endToolCall", () => trace.end(event));
+  }
+}

@@ -1,0 +1,88 @@
+import type { ChatMessage, ChatMessageJSON, ToolCall } from "../chat/chatMessage";
+import type { PendingConfirmation } from "../hitl/confirmationTypes";
+import { truncateForEcho } from "../util/truncate";
+
+/** Values whose text content is redacted, each replaced by `[label]`. */
+export type Hidden = ReadonlyArray<{ readonly label: string; readonly value: unknown }>;
+
+/** Epoch milliseconds with sub-millisecond precision, as OpenTelemetry takes times. */
+export function now(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** Calls `fn` inside a trace's `within`; a `within` that throws before calling `fn` is reported, and `fn` runs outside it. */
+export function withinTrace<T>(trace: { within<R>(fn: () => R): R } | undefined, fn: () => T, report: (error: unknown) => void): T {
+  if (!trace) return fn();
+  let called = false;
+  let result: T;
+  try {
+    return trace.within(() => {
+      called = true;
+      result = fn();
+      return result;
+    });
+  } catch (error) {
+    if (called) throw error;
+    report(error);
+    return fn();
+  }
+}
+
+export const noHidden: Hidden = Object.freeze([]);
+export const noPending: readonly PendingConfirmation[] = Object.freeze([]);
+export const noStrings: readonly string[] = Object.freeze([]);
+export const noMessages: readonly ChatMessageJSON[] = Object.freeze([]);
+export const noArguments: Readonly<Record<string, unknown>> = Object.freeze({});
+
+export function toJSON(message: ChatMessage): ChatMessageJSON {
+  return message.toJSON();
+}
+
+// A name a generator reports (hostile input): a non-empty string, cut to an echo's length.
+export function nameOf(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? truncateForEcho(value) : undefined;
+}
+
+export function argumentsOf(call: ToolCall): Readonly<Record<string, unknown>> {
+  const args: unknown = call.arguments;
+  return typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : noArguments;
+}
+
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function";
+}
+
+/** A getter's value, computed on first read and kept; a computation that throws gives `fallback`. */
+export function lazy<T>(compute: () => T, fallback: T): LazyValue<T> {
+  return { [lazyMarker]: compute, fallback } as LazyValue<T>;
+}
+
+const lazyMarker = Symbol("lazy");
+export type LazyValue<T> = T & { readonly [lazyMarker]: () => T; readonly fallback: T };
+
+/** Freezes an event whose lazy fields become getters computed on first read. */
+export function freezeEvent<E extends object>(fields: E): E {
+  const event: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (typeof value === "object" && value !== null && lazyMarker in value) {
+      const { [lazyMarker]: compute, fallback } = value as LazyValue<unknown>;
+      let computed: { value: unknown } | undefined;
+      Object.defineProperty(event, key, {
+        enumerable: true,
+        get() {
+          if (!computed) {
+            try {
+              computed = { value: compute() };
+            } catch {
+              computed = { value: fallback };
+            }
+          }
+          return computed.value;
+        },
+      });
+    } else {
+      event[key] = value;
+    }
+  }
+  return Object.freeze(event) as E;
+}
