@@ -6,12 +6,13 @@ import { benchParallelStep } from "./parallelStep";
 import { benchPeer } from "./peer";
 import { benchRedaction } from "./redaction";
 import { benchStateAppends } from "./stateAppends";
+import { benchTracing } from "./tracing";
 import { benchWideReply } from "./wideReply";
 
-const sections = ["runtime", "peer", "codegen", "cluster", "mcp"] as const;
+const sections = ["runtime", "peer", "codegen", "cluster", "mcp", "tracing"] as const;
 type Section = (typeof sections)[number];
 
-/** `node dist/bench/index.js [runtime] [peer] [codegen] [cluster] [mcp]`: the named sections, or all of them. */
+/** `node dist/bench/index.js [runtime] [peer] [codegen] [cluster] [mcp] [tracing]`: the named sections, or all of them. */
 function chosenSections(argv: readonly string[]): Section[] {
   const unknown = argv.filter((a) => !(sections as readonly string[]).includes(a));
   if (unknown.length > 0) throw new Error(`unknown benchmark section ${unknown.map((a) => `'${a}'`).join(", ")}; the sections are ${sections.join(", ")}`);
@@ -44,6 +45,10 @@ async function main(): Promise<void> {
   if (chosen.includes("mcp")) {
     console.log("## mcp (a trivial tool in process and through McpToolset to a serveMcp child process over stdio and Streamable HTTP; issue #13)");
     await benchMcp((line) => console.log(line));
+  }
+  if (chosen.includes("tracing")) {
+    console.log("## tracing (lifecycle hooks and OpenTelemetry spans per step of the agent loop, against none; issue #14)");
+    await benchTracing((line) => console.log(line));
   }
 }
 
