@@ -130,7 +130,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
     const runHooks = checkHooks(options.hooks, "Agent.run");
     const runId = options.runId === undefined ? randomRunId() : () => options.runId!;
     const usage = new UsageTally(start.usage);
-    const observer = RunObserver.create({
+    let observer = RunObserver.create({
       hooks: runHooks ? [...this.#hooks, runHooks] : this.#hooks,
       tracing: this.#tracing,
       runId,
@@ -143,6 +143,9 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
       stepCount: start.stepCount,
     });
     observer?.runStart();
+    // The context snapshots carry on: the one continued, else the new trace's (even one that records nothing).
+    const continues = observer?.traceContext ?? start.trace;
+    if (observer?.idle) observer = undefined;
     const context: RunContext = {
         chatGenerator: this.#chatGenerator,
         tools,
@@ -164,7 +167,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
         onCheckpoint: options.onCheckpoint,
         usage,
         observer,
-        continues: start.trace,
+        continues,
     };
     let outcome: LoopOutcome;
     try {

@@ -36,6 +36,11 @@ export interface AgentTracing {
 export interface RunTrace {
   /** The context runs that continue this one belong to; stored in the snapshots it makes. */
   readonly traceContext: TraceContext | undefined;
+  /**
+   * False when nothing of the run would be recorded (no provider registered, sampled out): a run
+   * without hooks then makes no events and no call traces, and does not end this one.
+   */
+  readonly recording: boolean;
   /** Calls `fn` with the run's span as the active one. */
   within<T>(fn: () => T): T;
   startModelCall(event: ModelStartEvent): CallTrace<ModelEndEvent>;

@@ -5,7 +5,7 @@ import { redactValues } from "../util/redact";
 import { redactJson } from "../util/redactJson";
 import { truncateForEcho } from "../util/truncate";
 import type { CallTrace } from "./agentTracing";
-import { freezeEvent, type Hidden, lazy, nameOf, noMessages, noStrings, now, toJSON, withinTrace } from "./eventFields";
+import { type Hidden, memo, nameOf, noMessages, noStrings, now, toJSON, withinTrace } from "./eventFields";
 import type { EventError, HookName, ModelEndEvent, ToolEndEvent } from "./runEvents";
 import type { CallTokens } from "./runUsage";
 
@@ -40,22 +40,39 @@ export class ModelCallObservation extends CallObservation<ModelEndEvent, Pick<Mo
     for (const reply of replies) if (typeof reply.meta.finishReason === "string") finishReasons.push(truncateForEcho(reply.meta.finishReason));
     if (finishReasons.length === 0 && typeof meta?.finishReason === "string") finishReasons.push(truncateForEcho(meta.finishReason));
     const hidden = this.hidden;
-    this.#finish({
-      responseModel: nameOf(meta?.model),
-      responseId: nameOf(meta?.id),
-      usage,
-      finishReasons: Object.freeze(finishReasons),
-      replies: lazy(() => redactJson(replies.map(toJSON), hidden), noMessages),
-      error: undefined,
-    });
+    this.#finish(nameOf(meta?.model), nameOf(meta?.id), usage, Object.freeze(finishReasons), memo(() => redactJson(replies.map(toJSON), hidden), noMessages), undefined);
   }
 
   fail(error: unknown): void {
-    this.#finish({ responseModel: undefined, responseId: undefined, usage: undefined, finishReasons: noStrings, replies: noMessages, error: this.observer.errorOf(error, this.hidden) });
+    this.#finish(undefined, undefined, undefined, noStrings, () => noMessages, this.observer.errorOf(error, this.hidden));
   }
 
-  #finish(end: Pick<ModelEndEvent, "responseModel" | "responseId" | "usage" | "finishReasons" | "replies" | "error">): void {
-    const event: ModelEndEvent = freezeEvent({ ...this.start, endTime: now(), ...end });
+  #finish(
+    responseModel: string | undefined,
+    responseId: string | undefined,
+    usage: CallTokens | undefined,
+    finishReasons: readonly string[],
+    replies: () => ModelEndEvent["replies"],
+    error: EventError | undefined,
+  ): void {
+    const { runId, agentName, step, model, provider, startTime } = this.start;
+    const event: ModelEndEvent = Object.freeze({
+      runId,
+      agentName,
+      step,
+      model,
+      provider,
+      responseModel,
+      responseId,
+      startTime,
+      endTime: now(),
+      usage,
+      finishReasons,
+      get replies() {
+        return replies();
+      },
+      error,
+    });
     this.observer.emit("onModelEnd", event);
     const trace = this.trace;
     if (trace) this.observer.guard("tracing.endModelCall", () => trace.end(event));
@@ -81,7 +98,7 @@ export class ToolCallObservation extends CallObservation<ToolEndEvent, Pick<Tool
     this.#finish(
       ran,
       failure ? Object.freeze({ type: failure.raise === false ? "rejected" : failure.error.name, message: failure.message }) : undefined,
-      lazy(() => (hidden.length === 0 ? text : redactValues(text, hidden)), "[content withheld: it could not be redacted]"),
+      memo(() => (hidden.length === 0 ? text : redactValues(text, hidden)), "[content withheld: it could not be redacted]"),
     );
   }
 
@@ -89,11 +106,25 @@ export class ToolCallObservation extends CallObservation<ToolEndEvent, Pick<Tool
   abandon(error: unknown): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.#finish(true, this.observer.errorOf(error, this.hidden), "");
+    this.#finish(true, this.observer.errorOf(error, this.hidden), () => "");
   }
 
-  #finish(ran: boolean, error: EventError | undefined, result: string): void {
-    const event: ToolEndEvent = freezeEvent({ ...this.start, endTime: this.#endTime ?? now(), ran, error, result });
+  #finish(ran: boolean, error: EventError | undefined, result: () => string): void {
+    const { runId, agentName, step, toolName, toolCallId, startTime } = this.start;
+    const event: ToolEndEvent = Object.freeze({
+      runId,
+      agentName,
+      step,
+      toolName,
+      toolCallId,
+      startTime,
+      endTime: this.#endTime ?? now(),
+      ran,
+      error,
+      get result() {
+        return result();
+      },
+    });
     this.observer.emit("onToolEnd", event);
     const trace = this.trace;
     if (trace) this.observer.guard("tracing.endToolCall", () => trace.end(event));

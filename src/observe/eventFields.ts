@@ -52,37 +52,17 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function";
 }
 
-/** A getter's value, computed on first read and kept; a computation that throws gives `fallback`. */
-export function lazy<T>(compute: () => T, fallback: T): LazyValue<T> {
-  return { [lazyMarker]: compute, fallback } as LazyValue<T>;
-}
-
-const lazyMarker = Symbol("lazy");
-export type LazyValue<T> = T & { readonly [lazyMarker]: () => T; readonly fallback: T };
-
-/** Freezes an event whose lazy fields become getters computed on first read. */
-export function freezeEvent<E extends object>(fields: E): E {
-  const event: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) {
-    if (typeof value === "object" && value !== null && lazyMarker in value) {
-      const { [lazyMarker]: compute, fallback } = value as LazyValue<unknown>;
-      let computed: { value: unknown } | undefined;
-      Object.defineProperty(event, key, {
-        enumerable: true,
-        get() {
-          if (!computed) {
-            try {
-              computed = { value: compute() };
-            } catch {
-              computed = { value: fallback };
-            }
-          }
-          return computed.value;
-        },
-      });
-    } else {
-      event[key] = value;
+/** A function computing a value on its first call and returning it after; a computation that throws gives `fallback`. */
+export function memo<T>(compute: () => T, fallback: T): () => T {
+  let computed: { value: T } | undefined;
+  return () => {
+    if (!computed) {
+      try {
+        computed = { value: compute() };
+      } catch {
+        computed = { value: fallback };
+      }
     }
-  }
-  return Object.freeze(event) as E;
+    return computed.value;
+  };
 }

@@ -11,7 +11,7 @@ import { redactJson } from "../util/redactJson";
 import { truncateForEcho } from "../util/truncate";
 import type { AgentTracing, RunTrace, TraceContext, TraceEvent } from "./agentTracing";
 import { type CallObserver, ModelCallObservation, ToolCallObservation } from "./callObservation";
-import { argumentsOf, freezeEvent, type Hidden, isThenable, lazy, nameOf, noArguments, noHidden, noMessages, noPending, now, toJSON, withinTrace } from "./eventFields";
+import { argumentsOf, type Hidden, isThenable, memo, nameOf, noArguments, noHidden, noMessages, noPending, now, toJSON, withinTrace } from "./eventFields";
 import type { AgentHooks, EventError, HookName, ModelStartEvent, RunEndEvent, RunStartEvent, ToolStartEvent } from "./runEvents";
 import type { RunUsage } from "./runUsage";
 
@@ -68,10 +68,21 @@ export class RunObserver implements CallObserver {
   }
 
   runStart(): void {
-    const event: RunStartEvent = Object.freeze({ ...this.#base, resumed: this.#options.resumed, stepCount: this.#options.stepCount, model: this.#model, provider: this.#provider, startTime: this.#startTime });
+    const { runId, agentName } = this.#base;
+    const event: RunStartEvent = Object.freeze({ runId, agentName, resumed: this.#options.resumed, stepCount: this.#options.stepCount, model: this.#model, provider: this.#provider, startTime: this.#startTime });
     const { tracing } = this.#options;
     if (tracing) this.#trace = this.guard("tracing.startRun", () => tracing.startRun(event, this.#options.continues));
     this.emit("onRunStart", event);
+  }
+
+  /**
+   * True when nobody would see anything more of the run: no hooks, and a trace that records nothing
+   * (no provider registered). The run then drops its observer after `runStart`, at no cost per step.
+   */
+  get idle(): boolean {
+    if (this.#options.hooks.length > 0) return false;
+    const trace = this.#trace;
+    return trace === undefined || this.guard("tracing.recording", () => trace.recording) === false;
   }
 
   /** Calls `fn` with the run's span active. */
@@ -87,19 +98,27 @@ export class RunObserver implements CallObserver {
   modelStart(step: number, request: ChatGeneratorRequest): ModelCallObservation {
     const hidden = this.#hidden();
     const startTime = now();
-    const event: ModelStartEvent = freezeEvent({
-      ...this.#base,
+    const messages = memo(() => redactJson(request.messages.map(toJSON), hidden), noMessages);
+    const { runId, agentName } = this.#base;
+    const model = this.#model;
+    const provider = this.#provider;
+    // Plain frozen literals, content behind getters: an event nobody reads costs next to nothing.
+    const event: ModelStartEvent = Object.freeze({
+      runId,
+      agentName,
       step,
-      model: this.#model,
-      provider: this.#provider,
+      model,
+      provider,
       startTime,
       generationKwargs: request.generationKwargs,
       tools: request.tools,
-      messages: lazy(() => redactJson(request.messages.map(toJSON), hidden), noMessages),
+      get messages() {
+        return messages();
+      },
     });
     const trace = this.#trace && this.guard("tracing.startModelCall", () => this.#trace!.startModelCall(event));
     this.emit("onModelStart", event);
-    return new ModelCallObservation(this, trace, { ...this.#base, step, model: this.#model, provider: this.#provider, startTime }, hidden);
+    return new ModelCallObservation(this, trace, { runId, agentName, step, model, provider, startTime }, hidden);
   }
 
   toolStart(step: number, call: ToolCall, toolName: string, args: Readonly<Record<string, unknown>>): ToolCallObservation {
@@ -107,10 +126,22 @@ export class RunObserver implements CallObserver {
     const startTime = now();
     // The id (and, for an unknown tool, the name) came from the model: cut to an echo's length.
     const toolCallId = call.id === undefined ? undefined : truncateForEcho(call.id);
-    const event: ToolStartEvent = freezeEvent({ ...this.#base, step, toolName, toolCallId, startTime, arguments: lazy(() => redactJson(args, hidden), noArguments) });
+    const redacted = memo(() => redactJson(args, hidden), noArguments);
+    const { runId, agentName } = this.#base;
+    const event: ToolStartEvent = Object.freeze({
+      runId,
+      agentName,
+      step,
+      toolName,
+      toolCallId,
+      startTime,
+      get arguments() {
+        return redacted();
+      },
+    });
     const trace = this.#trace && this.guard("tracing.startToolCall", () => this.#trace!.startToolCall(event));
     this.emit("onToolStart", event);
-    return new ToolCallObservation(this, trace, { ...this.#base, step, toolName, toolCallId, startTime }, hidden);
+    return new ToolCallObservation(this, trace, { runId, agentName, step, toolName, toolCallId, startTime }, hidden);
   }
 
   /** A call that ended without running: its start and end at once. */
@@ -126,7 +157,8 @@ export class RunObserver implements CallObserver {
       this.event("toolwright.run.paused", { "toolwright.pending.tool_call_ids": pendingConfirmations.map((p) => p.toolCallId), "toolwright.pending.tool_names": pendingConfirmations.map((p) => p.toolName) });
     }
     const event: RunEndEvent = Object.freeze({
-      ...this.#base,
+      runId: this.#base.runId,
+      agentName: this.#base.agentName,
       startTime: this.#startTime,
       endTime: now(),
       exitReason: outcome.exitReason,

@@ -56,6 +56,10 @@ export class RunSpanTrace implements RunTrace {
     return this.#traceContext;
   }
 
+  get recording(): boolean {
+    return this.#span.isRecording();
+  }
+
   within<T>(fn: () => T): T {
     return this.#scope.api.context.with(this.#context, fn);
   }

@@ -13,7 +13,8 @@ export class GramFilter {
   private readonly long: Int32Array;
 
   constructor(text: string) {
-    let bits = 1 << 16;
+    // About eight bits per code unit, from 256: a short text (one string of a message) costs 64 bytes, not 16 KiB.
+    let bits = 256;
     while (bits < text.length * 8) bits *= 2;
     this.short = filterOf(text, SHORT, bits);
     this.long = filterOf(text, LONG, bits);

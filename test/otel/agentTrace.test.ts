@@ -272,6 +272,41 @@ describe("Agent runs traced with openTelemetry()", () => {
     });
   });
 
+  it("make no call traces or events for a run whose trace records nothing, and pass a continued trace context on", async () => {
+    const calls: string[] = [];
+    const silent: AgentTracing = {
+      captureContent: false,
+      startRun: (_event, continues) => ({
+        traceContext: continues,
+        recording: false,
+        within: (fn) => fn(),
+        startModelCall: () => (calls.push("model"), { within: (fn) => fn(), end: () => {} }),
+        startToolCall: () => (calls.push("tool"), { within: (fn) => fn(), end: () => {} }),
+        addEvent: () => void calls.push("event"),
+        end: () => void calls.push("end"),
+      }),
+    };
+    const { agent } = notesAgent({ tracing: silent, confirmationStrategies: { add_note: new DeferredConfirmationStrategy() } });
+    const paused = await agent.run(notesInput());
+    const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    const stopped = await rejectionOf(agent.run({ snapshot: { ...paused.snapshot!, trace: { traceparent } }, decisions: { c2: { action: "confirm" } }, breakpoint: { at: "chat_generator", visit: 3 } }));
+
+    expect(calls).toEqual([]);
+    expect(paused.snapshot!.trace).toBeUndefined();
+    expect((stopped as unknown as { snapshot: AgentSnapshot }).snapshot.trace).toEqual({ traceparent });
+  });
+
+  it("pass a snapshot's trace context on with openTelemetry() and no provider registered, recording nothing", async () => {
+    const { agent } = notesAgent({ tracing: openTelemetry(), confirmationStrategies: { add_note: new DeferredConfirmationStrategy() } });
+    const paused = await agent.run(notesInput());
+    const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+
+    const stopped = await rejectionOf(agent.run({ snapshot: { ...paused.snapshot!, trace: { traceparent } }, decisions: { c2: { action: "confirm" } }, breakpoint: { at: "chat_generator", visit: 3 } }));
+
+    expect(paused.snapshot!.trace).toBeUndefined();
+    expect((stopped as unknown as { snapshot: AgentSnapshot }).snapshot.trace).toEqual({ traceparent });
+  });
+
   it("report a tracer that throws as a HookError and run on unchanged", async () => {
     const { tracing, spans } = recorder();
     const failing: AgentTracing = {
@@ -282,6 +317,7 @@ describe("Agent runs traced with openTelemetry()", () => {
           get traceContext() {
             return run.traceContext;
           },
+          recording: true,
           within: (fn) => run.within(fn),
           startModelCall() {
             throw new Error("exporter queue full");

@@ -523,6 +523,8 @@ describe("openTelemetry content", () => {
 
     expect(reads).toEqual([]);
     expect(spans()).toEqual([]);
+    expect(tracing.startRun(runStart(), undefined).recording).toBe(false);
+    expect(record().tracing.startRun(runStart(), undefined).recording).toBe(true);
   });
 });
 
@@ -538,6 +540,7 @@ describe("openTelemetry without a provider", () => {
     const model = run.startModelCall(modelStart(reads, { generationKwargs: { temperature: 1 } }));
 
     expect(run.traceContext).toBeUndefined();
+    expect(run.recording).toBe(false);
     expect(model.within(() => "ran")).toBe("ran");
     model.end(modelEnd(reads));
     run.startToolCall(toolStart(reads)).end(toolEnd(reads));
