@@ -1,11 +1,10 @@
 import type { ChatGeneratorResponse } from "../chat/chatGenerator";
-import type { ChatMessage } from "../chat/chatMessage";
+import type { ChatMessage, ChatMessageJSON } from "../chat/chatMessage";
 import type { ToolCallFailure } from "../tools/toolCallFailure";
 import { redactValues } from "../util/redact";
-import { redactJson } from "../util/redactJson";
 import { truncateForEcho } from "../util/truncate";
 import type { CallTrace } from "./agentTracing";
-import { type Hidden, memo, nameOf, noMessages, noStrings, now, toJSON, withinTrace } from "./eventFields";
+import { type Hidden, memo, nameOf, noMessages, noStrings, now, withinTrace } from "./eventFields";
 import type { EventError, HookName, ModelEndEvent, ToolEndEvent } from "./runEvents";
 import type { CallTokens } from "./runUsage";
 
@@ -15,6 +14,7 @@ export interface CallObserver {
   guard<T>(label: string, fn: () => T): T | undefined;
   report(label: string, error: unknown): void;
   errorOf(error: unknown, hidden: Hidden): EventError;
+  redactMessages(messages: readonly ChatMessage[], hidden: Hidden): readonly ChatMessageJSON[];
 }
 
 /** A model or tool call under observation: its trace, what its start event said, and the values its content is redacted of. */
@@ -40,7 +40,7 @@ export class ModelCallObservation extends CallObservation<ModelEndEvent, Pick<Mo
     for (const reply of replies) if (typeof reply.meta.finishReason === "string") finishReasons.push(truncateForEcho(reply.meta.finishReason));
     if (finishReasons.length === 0 && typeof meta?.finishReason === "string") finishReasons.push(truncateForEcho(meta.finishReason));
     const hidden = this.hidden;
-    this.#finish(nameOf(meta?.model), nameOf(meta?.id), usage, Object.freeze(finishReasons), memo(() => redactJson(replies.map(toJSON), hidden), noMessages), undefined);
+    this.#finish(nameOf(meta?.model), nameOf(meta?.id), usage, Object.freeze(finishReasons), memo(() => this.observer.redactMessages(replies, hidden), noMessages), undefined);
   }
 
   fail(error: unknown): void {

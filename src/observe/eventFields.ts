@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatMessageJSON, ToolCall } from "../chat/chatMessage";
+import type { ChatMessageJSON, ToolCall } from "../chat/chatMessage";
 import type { PendingConfirmation } from "../hitl/confirmationTypes";
 import { truncateForEcho } from "../util/truncate";
 
@@ -34,9 +34,6 @@ export const noStrings: readonly string[] = Object.freeze([]);
 export const noMessages: readonly ChatMessageJSON[] = Object.freeze([]);
 export const noArguments: Readonly<Record<string, unknown>> = Object.freeze({});
 
-export function toJSON(message: ChatMessage): ChatMessageJSON {
-  return message.toJSON();
-}
 
 // A name a generator reports (hostile input): a non-empty string, cut to an echo's length.
 export function nameOf(value: unknown): string | undefined {

@@ -1,17 +1,17 @@
 import type { ChatGenerator, ChatGeneratorRequest } from "../chat/chatGenerator";
-import type { ChatMessage, ToolCall } from "../chat/chatMessage";
+import type { ChatMessage, ChatMessageJSON, ToolCall } from "../chat/chatMessage";
 import { describeError, HookError } from "../errors";
 import type { PendingConfirmation } from "../hitl/confirmationTypes";
 import { peekStateValue, type State } from "../state/state";
 import type { Tool } from "../tools/tool";
 import { toolInternals } from "../tools/tool";
 import type { ToolCallFailure } from "../tools/toolCallFailure";
-import { redactValues } from "../util/redact";
-import { redactJson } from "../util/redactJson";
+import { redactor, redactValues } from "../util/redact";
+import { redactJson, redactJsonWith } from "../util/redactJson";
 import { truncateForEcho } from "../util/truncate";
 import type { AgentTracing, RunTrace, TraceContext, TraceEvent } from "./agentTracing";
 import { type CallObserver, ModelCallObservation, ToolCallObservation } from "./callObservation";
-import { argumentsOf, type Hidden, isThenable, memo, nameOf, noArguments, noHidden, noMessages, noPending, now, toJSON, withinTrace } from "./eventFields";
+import { argumentsOf, type Hidden, isThenable, memo, nameOf, noArguments, noHidden, noMessages, noPending, now, withinTrace } from "./eventFields";
 import type { AgentHooks, EventError, HookName, ModelStartEvent, RunEndEvent, RunStartEvent, ToolStartEvent } from "./runEvents";
 import type { RunUsage } from "./runUsage";
 
@@ -44,8 +44,14 @@ export class RunObserver implements CallObserver {
   readonly #provider: string | undefined;
   /** The state keys whose values tools get injected: what content is redacted of. */
   readonly #hiddenKeys: readonly string[];
+  /** Every value those keys held in this part of the run, in the order seen: a replaced value stays hidden. */
+  #hiddenSeen: Hidden = noHidden;
   readonly #startTime = now();
   #trace: RunTrace | undefined;
+  // Messages are immutable, and each model call's content is the whole conversation: each message
+  // is redacted once, while the hidden values stay the same objects (a write to State replaces them).
+  #redacted = new WeakMap<ChatMessage, ChatMessageJSON>();
+  #redactedOf: { readonly values: readonly unknown[]; readonly redact: ((text: string) => string) | undefined } | undefined;
 
   static create(options: RunObserverOptions): RunObserver | undefined {
     if (options.hooks.length === 0 && !options.tracing) return undefined;
@@ -98,7 +104,7 @@ export class RunObserver implements CallObserver {
   modelStart(step: number, request: ChatGeneratorRequest): ModelCallObservation {
     const hidden = this.#hidden();
     const startTime = now();
-    const messages = memo(() => redactJson(request.messages.map(toJSON), hidden), noMessages);
+    const messages = memo(() => this.redactMessages(request.messages, hidden), noMessages);
     const { runId, agentName } = this.#base;
     const model = this.#model;
     const provider = this.#provider;
@@ -178,10 +184,35 @@ export class RunObserver implements CallObserver {
     return Object.freeze({ type, message: redactValues(describeError(error), hidden) });
   }
 
-  /** The values tools get injected, as they are now: what content is redacted of. */
+  /** The messages as JSON, redacted of `hidden`, frozen; a message seen before with the same hidden values is not redacted again. */
+  redactMessages(messages: readonly ChatMessage[], hidden: Hidden): readonly ChatMessageJSON[] {
+    let cached = this.#redactedOf;
+    if (!cached || cached.values.length !== hidden.length || hidden.some((h, i) => h.value !== cached!.values[i])) {
+      cached = this.#redactedOf = { values: hidden.map((h) => h.value), redact: hidden.length === 0 ? undefined : redactor(hidden) };
+      this.#redacted = new WeakMap();
+    }
+    const out: ChatMessageJSON[] = [];
+    for (const message of messages) {
+      let json = this.#redacted.get(message);
+      if (!json) {
+        json = redactJsonWith(message.toJSON(), cached.redact);
+        this.#redacted.set(message, json);
+      }
+      out.push(json);
+    }
+    return Object.freeze(out);
+  }
+
+  /** The values tools get injected, as they are now and as they were earlier in the run: what content is redacted of. */
   #hidden(): Hidden {
     if (this.#hiddenKeys.length === 0) return noHidden;
-    return this.#hiddenKeys.map((key) => ({ label: key, value: peekStateValue(this.#options.state, key) }));
+    let seen = this.#hiddenSeen;
+    for (const key of this.#hiddenKeys) {
+      const value = peekStateValue(this.#options.state, key);
+      if (value === undefined || seen.some((h) => h.label === key && h.value === value)) continue;
+      seen = [...seen, { label: key, value }];
+    }
+    return (this.#hiddenSeen = seen);
   }
 
   /** Tells every hook object that has it, in order; errors are reported to that object's onHookError. */

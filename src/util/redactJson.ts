@@ -10,10 +10,15 @@ type Hidden = ReadonlyArray<{ readonly label: string; readonly value: unknown }>
  * here. A number whose digits are a hidden value becomes the redacted text.
  */
 export function redactJson<T>(value: T, hidden: Hidden): T {
+  return redactJsonWith(value, hidden.length === 0 ? undefined : redactor(hidden));
+}
+
+/** `redactJson` with a `redactor` made once for many values (undefined: nothing to redact, a frozen copy). */
+export function redactJsonWith<T>(value: T, redact: ((text: string) => string) | undefined): T {
   const text = JSON.stringify(value);
   if (text === undefined) return value;
   const copy = JSON.parse(text) as unknown;
-  return deepFreeze((hidden.length === 0 ? copy : redactLeaves(copy, redactor(hidden))) as T);
+  return deepFreeze((redact ? redactLeaves(copy, redact) : copy) as T);
 }
 
 function redactLeaves(value: unknown, redact: (text: string) => string): unknown {

@@ -337,3 +337,44 @@ describe("lifecycle hooks", () => {
     expect(hookView).toEqual({ items: ["a"] });
   });
 });
+
+describe("content redaction as state changes", () => {
+  it("redacts every value an injected key held: after a tool writes a new customer id, both ids are redacted, earlier messages included", async () => {
+    const seen: string[] = [];
+    const lookup = new Tool({
+      name: "lookup",
+      description: "Look the customer up.",
+      parameters: { type: "object", properties: { customerId: { type: "string" } }, required: [] },
+      inputsFromState: { customer_id: "customerId" },
+      function: (args) => `customer ${String(args.customerId)}`,
+    });
+    const switchCustomer = new Tool({
+      name: "switch_customer",
+      description: "Switch to the merged account.",
+      parameters: { type: "object", properties: {} },
+      outputsToState: { customer_id: { source: "id" } },
+      function: () => ({ id: "cust-7777" }),
+    });
+    const agent = new Agent({
+      chatGenerator: new ScriptedChatGenerator([
+        ChatMessage.fromAssistant(undefined, { toolCalls: [call("a", "lookup", {})] }),
+        ChatMessage.fromAssistant("Your account is cust-7777 now.", { toolCalls: [call("b", "switch_customer", {})] }),
+        ChatMessage.fromAssistant(undefined, { toolCalls: [call("c", "lookup", {})] }),
+        ChatMessage.fromAssistant("done"),
+      ]),
+      tools: [lookup, switchCustomer],
+      stateSchema: { customer_id: { type: z.string() } },
+      hooks: { onModelStart: (e) => void seen.push(JSON.stringify(e.messages)) },
+    });
+
+    await agent.run({ messages: [ChatMessage.fromUser("hi")], customer_id: "cust-1234" });
+
+    expect(seen[1]).toContain("customer [customer_id]");
+    expect(seen[1]).not.toContain("cust-1234");
+    // From the third call on the id is cust-7777: it is redacted everywhere, the model's own earlier text included.
+    expect(seen[2]).toContain("Your account is [customer_id] now.");
+    expect(seen[3]).not.toContain("cust-7777");
+    expect(seen[3]).not.toContain("cust-1234");
+    expect(seen[3]).toContain("customer [customer_id]");
+  });
+});
