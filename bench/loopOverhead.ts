@@ -2,8 +2,11 @@ import { Agent, ChatMessage, type ChatGenerator, type ChatGeneratorRequest, type
 import { fmt, median, timeRuns } from "./measure";
 
 // A model that costs nothing: every step it calls the trivial tool once, so what is measured is
-// the agent's own work per step (history, validation, scheduling, merging, messages).
-class OneCallPerStepModel implements ChatGenerator {
+// the agent's own work per step (history, validation, scheduling, merging, messages). It names a
+// model and a provider, as real generators do (the tracing bench's spans carry them).
+export class OneCallPerStepModel implements ChatGenerator {
+  readonly model = "scripted";
+  readonly provider = "bench";
   #step = 0;
   async run(_request: ChatGeneratorRequest): Promise<ChatGeneratorResponse> {
     this.#step += 1;
@@ -11,7 +14,7 @@ class OneCallPerStepModel implements ChatGenerator {
   }
 }
 
-const add = new Tool({
+export const add = new Tool({
   name: "add",
   description: "Add two numbers.",
   parameters: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },

@@ -14,33 +14,15 @@ import { context } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { z } from "zod";
-import { Agent, type AgentHooks, ChatMessage, type ChatGenerator, type ChatGeneratorRequest, type ChatGeneratorResponse, Tool } from "toolwright";
+import { Agent, type AgentHooks, ChatMessage, Tool } from "toolwright";
 import { openTelemetry } from "toolwright/otel";
+import { add, OneCallPerStepModel } from "./loopOverhead";
 import { fmt, median } from "./measure";
 
 const stepCounts = [25, 400] as const;
 const rounds = 9;
 /** Timed runs per setup per round: about 4,000 steps each. */
 const runsPerBatch: Record<(typeof stepCounts)[number], number> = { 25: 160, 400: 10 };
-
-// One call of the trivial tool per step, as in the loop bench; it names a model and a provider, as
-// real generators do (the span names and attributes carry them).
-class OneCallPerStepModel implements ChatGenerator {
-  readonly model = "scripted";
-  readonly provider = "bench";
-  #step = 0;
-  async run(_request: ChatGeneratorRequest): Promise<ChatGeneratorResponse> {
-    this.#step += 1;
-    return { replies: [ChatMessage.fromAssistant(undefined, { toolCalls: [{ id: `c${this.#step}`, toolName: "add", arguments: { a: this.#step, b: 1 } }] })] };
-  }
-}
-
-const add = new Tool({
-  name: "add",
-  description: "Add two numbers.",
-  parameters: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
-  function: ({ a, b }) => (a as number) + (b as number),
-});
 
 // The same tool with a state value injected (hidden from the model): what content is redacted of.
 const customerSchema = { customer: { type: z.object({ id: z.string(), email: z.string(), apiToken: z.string() }) } };
