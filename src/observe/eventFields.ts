@@ -45,9 +45,6 @@ export function argumentsOf(call: ToolCall): Readonly<Record<string, unknown>> {
   return typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : noArguments;
 }
 
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function";
-}
 
 /** A function computing a value on its first call and returning it after; a computation that throws gives `fallback`. */
 export function memo<T>(compute: () => T, fallback: T): () => T {

@@ -8,10 +8,11 @@ import { toolInternals } from "../tools/tool";
 import type { ToolCallFailure } from "../tools/toolCallFailure";
 import { redactor, redactValues } from "../util/redact";
 import { redactJson, redactJsonWith } from "../util/redactJson";
+import { isThenable } from "../util/isThenable";
 import { truncateForEcho } from "../util/truncate";
 import type { AgentTracing, RunTrace, TraceContext, TraceEvent } from "./agentTracing";
 import { type CallObserver, ModelCallObservation, ToolCallObservation } from "./callObservation";
-import { argumentsOf, type Hidden, isThenable, memo, nameOf, noArguments, noHidden, noMessages, noPending, now, withinTrace } from "./eventFields";
+import { argumentsOf, type Hidden, memo, nameOf, noArguments, noHidden, noMessages, noPending, now, withinTrace } from "./eventFields";
 import type { AgentHooks, EventError, HookName, ModelStartEvent, RunEndEvent, RunStartEvent, ToolStartEvent } from "./runEvents";
 import type { RunUsage } from "./runUsage";
 

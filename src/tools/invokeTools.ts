@@ -9,6 +9,7 @@ import type { RunAbort } from "../util/runAbort";
 import { setOwn } from "../util/ownProperty";
 import { redactValues } from "../util/redact";
 import { Semaphore } from "../util/semaphore";
+import { isThenable } from "../util/isThenable";
 import { prepareArguments } from "./prepareArguments";
 import { type Tool, type ToolContext, toolInternals } from "./tool";
 import { injectionProblem } from "./injectedParameters";
@@ -221,9 +222,6 @@ async function execute(
 
 const noneInjected: Injected = [];
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function";
-}
 
 // Waits for a tool's promise, or rejects as soon as the run aborts or (with a time limit) the call times out.
 function raceCall(returned: PromiseLike<unknown>, abort: RunAbort, callSignal: AbortSignal | undefined): Promise<unknown> {
