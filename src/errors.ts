@@ -190,3 +190,21 @@ export class HookError extends ToolwrightError {
     this.hook = hook;
   }
 }
+
+/**
+ * A run with an `outputSchema` got no valid final answer: the model's last answer still did not
+ * match the schema after `maxOutputRetries` corrections. The error's `snapshot` continues the run
+ * (the correction for the last answer is in its conversation), so nothing is lost.
+ */
+export class OutputValidationError extends ToolwrightError {
+  /** What was wrong with the last answer, one problem per line (`path: message`). */
+  readonly problems: readonly string[];
+  /** The last answer's text (its first 2,000 characters). */
+  readonly answer: string;
+
+  constructor(message: string, problems: readonly string[], answer: string) {
+    super(message);
+    this.problems = problems;
+    this.answer = answer;
+  }
+}

@@ -4,7 +4,8 @@ export { Agent } from "./agent/agent";
 export type { AgentStreamEvent } from "./agent/agentStream";
 export { clientEvent } from "./agent/clientEvent";
 export type { ClientEvent } from "./agent/clientEvent";
-export type { AgentOptions, AgentResult, AgentResultBase, AgentRunInput, AgentRunOptions, ExitReason } from "./agent/agentTypes";
+export type { AgentOptions, AgentResult, AgentResultBase, AgentRunInput, AgentRunOptions, ExitReason, SystemPromptFunction, SystemPromptRun } from "./agent/agentTypes";
+export type { OutputOf, OutputSchema } from "./agent/finalOutput";
 export { BreakpointError } from "./agent/breakpoint";
 export { ToolRunner } from "./agent/toolRunner";
 export type { ToolRunnerCall, ToolRunnerCallOptions, ToolRunnerOptions, ToolRunnerResult } from "./agent/toolRunner";
@@ -23,16 +24,17 @@ export type {
   ConfirmationStrategy,
   PendingConfirmation,
 } from "./hitl/confirmationTypes";
-export type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse, TokenUsage, ToolSpec } from "./chat/chatGenerator";
+export type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse, ResponseFormat, TokenUsage, ToolSpec } from "./chat/chatGenerator";
 export { ChatMessage } from "./chat/chatMessage";
-export type { ChatMessageContent, ChatMessageJSON, ChatMessageOptions, ChatRole, ToolCall, ToolCallJSON, ToolCallResult } from "./chat/chatMessage";
-export type { FinishChunk, StreamingCallback, StreamingChunk, TextDeltaChunk, ToolCallDeltaChunk, ToolResultChunk } from "./chat/streaming";
+export type { ChatMessageContent, ChatMessageJSON, ChatMessageOptions, ChatRole, ReasoningContent, ToolCall, ToolCallJSON, ToolCallResult } from "./chat/chatMessage";
+export type { FinishChunk, ReasoningDeltaChunk, StreamingCallback, StreamingChunk, TextDeltaChunk, ToolCallDeltaChunk, ToolResultChunk } from "./chat/streaming";
 export {
   AbortError,
   ChatGeneratorError,
   ConfigurationError,
   DecisionError,
   HookError,
+  OutputValidationError,
   SnapshotError,
   StaleSchemaError,
   StateKeyError,

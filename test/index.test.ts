@@ -85,6 +85,7 @@ describe("toolwright", () => {
       "DeferredConfirmationStrategy",
       "HookError",
       "NeverAskPolicy",
+    "OutputValidationError",
       "SnapshotError",
       "StaleSchemaError",
       "State",

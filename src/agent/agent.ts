@@ -4,7 +4,7 @@ import type { StreamingCallback } from "../chat/streaming";
 import { AbortError, ConfigurationError, DecisionError, StateKeyError } from "../errors";
 import type { ConfirmationStrategies, ConfirmationStrategy } from "../hitl/confirmationTypes";
 import { appendMessages, State } from "../state/state";
-import { type NormalizedStateKey, normalizeStateSchema, type StateInitialValues, type StateSchema } from "../state/stateSchema";
+import { type NormalizedStateKey, normalizeStateSchema, type StateInitialValues, type StateSchema, type StateValues } from "../state/stateSchema";
 import { resolveTools, type ToolSource } from "../tools/resolveTools";
 import type { Tool } from "../tools/tool";
 import { Toolset } from "../tools/toolset";
@@ -12,7 +12,8 @@ import { linkedAbort } from "../util/abort";
 import { RunAbort } from "../util/runAbort";
 import { describeKind } from "../util/describeValue";
 import { setOwn } from "../util/ownProperty";
-import { type AgentOptions, type AgentResult, type AgentRunInput, type AgentRunOptions, runOptionKeys } from "./agentTypes";
+import { type AgentOptions, type AgentResult, type AgentRunInput, type AgentRunOptions, runOptionKeys, type SystemPromptFunction } from "./agentTypes";
+import { type FinalOutput, finalOutput, type OutputSchema } from "./finalOutput";
 import { type AgentStreamEvent, EventQueue } from "./agentStream";
 import type { Breakpoint } from "./breakpoint";
 import { resumeRun } from "./resumeRun";
@@ -37,7 +38,7 @@ import { checkCount, checkExitConditions, checkReservedKeys, checkToolStateKeys 
  * const result = await agent.run({ messages: [ChatMessage.fromUser("Find my open tickets")], customer_id: "c-42" });
  * result.lastMessage.text; result.tickets; result.exitReason;
  */
-export class Agent<S extends StateSchema = {}, const E extends string = never> {
+export class Agent<S extends StateSchema = {}, const E extends string = never, O extends OutputSchema | undefined = undefined> {
   readonly #chatGenerator: ChatGenerator;
   readonly #toolSources: readonly ToolSource[];
   /** The Toolsets among the tool sources: when one's tools change, the tools are read again. */
@@ -45,7 +46,9 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
   #toolTable: ToolTable;
   readonly #exitConditionOption: readonly string[] | undefined;
   readonly #strategiesOption: unknown;
-  readonly #systemPrompt: string | undefined;
+  readonly #systemPrompt: string | SystemPromptFunction<S> | undefined;
+  readonly #output: FinalOutput | undefined;
+  readonly #maxOutputRetries: number;
   readonly #stateSchema: S | undefined;
   readonly #stateKeys: ReadonlyMap<string, NormalizedStateKey>;
   #exitConditions: ReadonlySet<string>;
@@ -60,7 +63,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
   readonly #hooks: readonly AgentHooks[];
   readonly #tracing: AgentTracing | undefined;
 
-  constructor(options: AgentOptions<S, E>) {
+  constructor(options: AgentOptions<S, E, O>) {
     if (typeof options !== "object" || options === null) throw new ConfigurationError("Agent", `new Agent(options) needs an options object, got ${describeKind(options)}.`);
     if (typeof options.chatGenerator?.run !== "function") {
       throw new ConfigurationError(
@@ -81,7 +84,9 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
     this.#maxAgentSteps = checkCount("maxAgentSteps", options.maxAgentSteps, 100, "one step is one model call");
     this.#toolConcurrency = checkCount("toolConcurrency", options.toolConcurrency, 4, "how many tool calls of a step run at once");
     this.#toolTimeoutMs = checkTimeout(options.toolTimeoutMs);
-    this.#systemPrompt = checkSystemPrompt(options.systemPrompt, "Agent");
+    this.#systemPrompt = checkSystemPrompt(options.systemPrompt, "Agent") as string | SystemPromptFunction<S> | undefined;
+    this.#output = finalOutput(options.outputSchema, "Agent");
+    this.#maxOutputRetries = checkRetries(options.maxOutputRetries);
     this.#raiseOnToolInvocationFailure = options.raiseOnToolInvocationFailure ?? false;
     this.#streamingCallback = checkCallback(options.streamingCallback, "Agent");
     this.#confirmationStrategies = checkStrategies(options.confirmationStrategies, [...this.#toolTable.tools.keys()]);
@@ -107,7 +112,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
    * value. Resolves with the messages, the last message, why the run ended, the step count and
    * every state key that has a value.
    */
-  async run(input: AgentRunInput<S>): Promise<AgentResult<S, E>> {
+  async run<R extends OutputSchema | undefined = O>(input: AgentRunInput<S, R>): Promise<AgentResult<S, E, R>> {
     if (typeof input !== "object" || input === null) throw new ConfigurationError("Agent.run", `Agent.run(input) needs an input object such as { messages: [...] }, got ${describeKind(input)}.`);
     checkRunOptions(input);
     const options = input as AgentRunOptions;
@@ -117,18 +122,19 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
       throw new DecisionError(undefined, "Agent.run was given decisions without a snapshot; decisions continue a paused run, so pass them with its snapshot: agent.run({ snapshot, decisions }).");
     }
     const streamingCallback = input.streamingCallback === undefined ? this.#streamingCallback : checkCallback(input.streamingCallback, "Agent.run");
+    const output = input.outputSchema === undefined ? this.#output : finalOutput(input.outputSchema, "Agent.run");
+    const runId = options.runId === undefined ? randomRunId() : () => options.runId!;
     // One controller per run, linked to the caller's signal until the run ends.
     const abort = new RunAbort(input.signal);
     let prepared: { state: State; start: LoopStart };
     try {
-      prepared = options.snapshot !== undefined ? this.#resume(input, tools, abort.signal) : { state: this.#initialState(input) as unknown as State, start: freshStart };
+      prepared = options.snapshot !== undefined ? this.#resume(input, tools, abort.signal) : { state: (await this.#initialState(input, runId)) as unknown as State, start: freshStart };
     } catch (error) {
       abort.dispose();
       throw error;
     }
     const { state, start } = prepared;
     const runHooks = checkHooks(options.hooks, "Agent.run");
-    const runId = options.runId === undefined ? randomRunId() : () => options.runId!;
     const usage = new UsageTally(start.usage);
     let observer = RunObserver.create({
       hooks: runHooks ? [...this.#hooks, runHooks] : this.#hooks,
@@ -168,6 +174,8 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
         usage,
         observer,
         continues,
+        output,
+        maxOutputRetries: this.#maxOutputRetries,
     };
     let outcome: LoopOutcome;
     try {
@@ -183,7 +191,8 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
     const paused = "pending" in outcome ? { pendingConfirmations: [...outcome.pending], snapshot: outcome.snapshot } : {};
     const totals = usage.toJSON();
     observer?.runEnd(outcome, totals);
-    return { ...data, messages, lastMessage: messages[messages.length - 1]!, exitReason: outcome.exitReason, stepCount: outcome.stepCount, usage: totals, ...paused } as AgentResult<S, E>;
+    const answer = "output" in outcome ? { output: outcome.output } : {};
+    return { ...data, messages, lastMessage: messages[messages.length - 1]!, exitReason: outcome.exitReason, stepCount: outcome.stepCount, usage: totals, ...answer, ...paused } as AgentResult<S, E, R>;
   }
 
   /**
@@ -196,11 +205,11 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
    *   if (event.type === "text") res.write(`data: ${JSON.stringify(event)}\n\n`);
    * }
    */
-  stream(input: AgentRunInput<S>): AsyncIterable<AgentStreamEvent<AgentResult<S, E>>> {
+  stream<R extends OutputSchema | undefined = O>(input: AgentRunInput<S, R>): AsyncIterable<AgentStreamEvent<AgentResult<S, E, R>>> {
     const outer = (input as AgentRunOptions | undefined)?.signal;
     // Linked to the caller's signal only while the run lasts: one shared signal serves any number of streams.
     const link = linkedAbort(outer ?? new AbortController().signal);
-    const queue = new EventQueue<AgentStreamEvent<AgentResult<S, E>>>(() => link.abort(new AbortError("The agent stream was closed by its consumer.")));
+    const queue = new EventQueue<AgentStreamEvent<AgentResult<S, E, R>>>(() => link.abort(new AbortError("The agent stream was closed by its consumer.")));
     const forward = (input as AgentRunOptions | undefined)?.streamingCallback ?? this.#streamingCallback;
     this.run({
       ...input,
@@ -221,13 +230,13 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
     return queue;
   }
 
-  #resume(input: AgentRunInput<S>, tools: ReadonlyMap<string, Tool>, signal: AbortSignal): { state: State; start: LoopStart } {
+  #resume(input: AgentRunInput<S, OutputSchema | undefined>, tools: ReadonlyMap<string, Tool>, signal: AbortSignal): { state: State; start: LoopStart } {
     const options = input as AgentRunOptions;
     const extra = Object.keys(input).filter((key) => !runOptionKeys.has(key) || key === "messages" || key === "systemPrompt");
     if (extra.length > 0) {
       throw new ConfigurationError(
         "Agent.run",
-        `Agent.run was given a snapshot and ${extra.map((k) => `'${k}'`).join(", ")}; a resumed run continues the snapshot's conversation and state, so pass only run options (generationKwargs, tools, signal, streamingCallback, breakpoint, decisions, confirmationContext, runId, onCheckpoint, hooks) with it.`,
+        `Agent.run was given a snapshot and ${extra.map((k) => `'${k}'`).join(", ")}; a resumed run continues the snapshot's conversation and state, so pass only run options (generationKwargs, tools, signal, streamingCallback, breakpoint, decisions, confirmationContext, runId, onCheckpoint, hooks, outputSchema) with it.`,
       );
     }
     return resumeRun(options.snapshot, options.decisions, {
@@ -240,7 +249,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
     });
   }
 
-  #initialState(input: AgentRunInput<S>): State<S> {
+  async #initialState(input: AgentRunInput<S, OutputSchema | undefined>, runId: () => string): Promise<State<S>> {
     const initial: Record<string, unknown> = Object.create(null);
     for (const [key, value] of Object.entries(input)) {
       if (runOptionKeys.has(key)) continue;
@@ -248,7 +257,8 @@ export class Agent<S extends StateSchema = {}, const E extends string = never> {
       setOwn(initial, key, value);
     }
     const state = new State(this.#stateSchema, initial as StateInitialValues<S>);
-    const systemPrompt = input.systemPrompt ?? this.#systemPrompt;
+    const option = input.systemPrompt ?? this.#systemPrompt;
+    const systemPrompt = typeof option === "function" ? await promptOf(option, state, input.messages ?? [], runId(), input.systemPrompt === undefined ? "Agent" : "Agent.run") : option;
     const messages = [...(systemPrompt ? [ChatMessage.fromSystem(systemPrompt)] : []), ...(input.messages ?? [])];
     if (messages.length === 0) {
       throw new ConfigurationError("Agent.run", "Agent.run needs at least one message: pass messages (such as [ChatMessage.fromUser(...)]) or give the Agent a systemPrompt.");
@@ -413,9 +423,28 @@ function checkCallback(value: unknown, subject: "Agent" | "Agent.run"): Streamin
   return value as StreamingCallback | undefined;
 }
 
-function checkSystemPrompt(value: unknown, subject: "Agent" | "Agent.run"): string | undefined {
-  if (value !== undefined && typeof value !== "string") {
-    throw new ConfigurationError(subject, `${subject} has a systemPrompt that is not a string, got ${describeKind(value)}.`);
+function checkSystemPrompt(value: unknown, subject: "Agent" | "Agent.run"): string | SystemPromptFunction<StateSchema> | undefined {
+  if (value !== undefined && typeof value !== "string" && typeof value !== "function") {
+    throw new ConfigurationError(subject, `${subject} has a systemPrompt that is not a string or a function of the run's state, got ${describeKind(value)}.`);
+  }
+  return value as string | SystemPromptFunction<StateSchema> | undefined;
+}
+
+// Makes a run's system prompt from its initial state and input messages (copies: the function cannot change the run's).
+async function promptOf<S extends StateSchema>(prompt: SystemPromptFunction<S>, state: State<S>, messages: readonly ChatMessage[], runId: string, subject: "Agent" | "Agent.run"): Promise<string> {
+  const data: Record<string, unknown> = state.data;
+  data.messages = Object.freeze([...messages]);
+  const text: unknown = await prompt(Object.freeze(data) as Readonly<Partial<StateValues<S>>>, Object.freeze({ runId }));
+  if (typeof text !== "string") {
+    throw new ConfigurationError(subject, `${subject} has a systemPrompt function that returned ${describeKind(text)}; it must return the prompt as a string (or a promise of one).`);
+  }
+  return text;
+}
+
+function checkRetries(value: unknown): number {
+  if (value === undefined) return 2;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 100) {
+    throw new ConfigurationError("Agent", `Agent has maxOutputRetries ${describeKind(value)}: it must be a whole number from 0 to 100 (how many times an invalid final answer is sent back). Default 2.`);
   }
   return value;
 }

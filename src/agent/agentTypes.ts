@@ -10,15 +10,39 @@ import type { SnapshotKey } from "./snapshotSigner";
 import type { AgentTracing } from "../observe/agentTracing";
 import type { AgentHooks } from "../observe/runEvents";
 import type { RunUsage } from "../observe/runUsage";
+import type { OutputOf, OutputSchema } from "./finalOutput";
+
+/** What a `systemPrompt` function gets besides the state: the run's identity. */
+export interface SystemPromptRun {
+  /** The run's id (`run({ runId })`, or a random one). */
+  readonly runId: string;
+}
+
+/**
+ * A system prompt made per run from the run's typed state (its initial values, `messages`
+ * included), evaluated once at the run's start; a resumed run keeps the prompt its conversation has.
+ *
+ * @example
+ * systemPrompt: ({ customer }) => `You help ${customer?.name ?? "a customer"} (plan: ${customer?.plan ?? "free"}).`
+ */
+export type SystemPromptFunction<S extends StateSchema> = (state: Readonly<Partial<StateValues<S>>>, run: SystemPromptRun) => string | Promise<string>;
 
 /** Options of `new Agent(...)`; `E` is the tool names among `exitConditions`, inferred when they are literals. */
-export interface AgentOptions<S extends StateSchema, E extends string = string> {
+export interface AgentOptions<S extends StateSchema, E extends string = string, O extends OutputSchema | undefined = undefined> {
   /** The chat model to call: `OpenAIChatGenerator`, `ScriptedChatGenerator` or your own. */
   chatGenerator: ChatGenerator;
   /** Decorated tool objects, `Tool`s and `Toolset`s, in any mix. */
   tools?: readonly ToolSource[];
-  /** Prepended to every run's messages as a system message. */
-  systemPrompt?: string;
+  /** Prepended to every run's messages as a system message: a string, or a function of the run's state. */
+  systemPrompt?: string | SystemPromptFunction<S>;
+  /**
+   * The final answer's shape (a zod object): the model is asked for JSON matching it (structured
+   * output where the provider has it), the answer is validated, and a run that ends with text
+   * returns it typed as `result.output`. An invalid answer goes back to the model with the problems.
+   */
+  outputSchema?: O;
+  /** How many times an invalid final answer is sent back for correction before the run fails with `OutputValidationError`. Default 2. */
+  maxOutputRetries?: number;
   /** The run's typed State: key → `{ type: <zod>, handler? }`. `messages` is always there. */
   stateSchema?: S;
   /** What ends a run: `"text"` (a reply without tool calls) and tool names. Default `["text"]`. */
@@ -53,8 +77,10 @@ export interface AgentOptions<S extends StateSchema, E extends string = string> 
 export interface AgentRunOptions {
   /** The conversation so far (the system prompt is prepended). */
   messages?: ChatMessage[];
-  /** Replaces the Agent's system prompt for this run. */
-  systemPrompt?: string;
+  /** Replaces the Agent's system prompt for this run (a string, or a function of the run's state). */
+  systemPrompt?: string | ((state: never, run: SystemPromptRun) => string | Promise<string>);
+  /** Replaces the Agent's `outputSchema` for this run. */
+  outputSchema?: OutputSchema;
   /** Tool names to select from the Agent's tools, or tools to use instead, for this run. */
   tools?: ReadonlyArray<string | ToolSource>;
   /** Provider options for every model call of this run (temperature, max tokens, …). */
@@ -87,8 +113,13 @@ export interface AgentRunOptions {
   hooks?: AgentHooks;
 }
 
-/** The input of `agent.run(...)`: run options plus initial state values. */
-export type AgentRunInput<S extends StateSchema> = AgentRunOptions & Omit<StateInitialValues<S>, keyof AgentRunOptions>;
+/** The input of `agent.run(...)`: run options plus initial state values; `O` is the run's output schema. */
+export type AgentRunInput<S extends StateSchema, O extends OutputSchema | undefined = OutputSchema | undefined> = Omit<AgentRunOptions, "systemPrompt" | "outputSchema"> & {
+  /** Replaces the Agent's system prompt for this run (a string, or a function of the run's state). */
+  systemPrompt?: string | SystemPromptFunction<S>;
+  /** Replaces the Agent's `outputSchema` for this run: `result.output` is typed from it. */
+  outputSchema?: O;
+} & Omit<StateInitialValues<S>, keyof AgentRunOptions>;
 
 /**
  * Why a run ended: `"text"`, `"max_agent_steps"`, `"confirmation_required"`, or the name of an
@@ -112,10 +143,18 @@ export type AgentResultBase<S extends StateSchema> = Partial<Omit<StateValues<S>
  * What `agent.run` returns. A union on `exitReason`: after checking
  * `result.exitReason === "confirmation_required"`, `pendingConfirmations` and `snapshot` are there.
  */
-export type AgentResult<S extends StateSchema, E extends string = string> =
-  | (AgentResultBase<S> & { exitReason: Exclude<ExitReason<E>, "confirmation_required">; pendingConfirmations?: undefined; snapshot?: undefined })
+export type AgentResult<S extends StateSchema, E extends string = string, O extends OutputSchema | undefined = undefined> =
+  | (AgentResultBase<S> & {
+      exitReason: "text";
+      /** The final answer, parsed and validated against the run's `outputSchema` (undefined without one). */
+      output: OutputOf<O>;
+      pendingConfirmations?: undefined;
+      snapshot?: undefined;
+    })
+  | (AgentResultBase<S> & { exitReason: Exclude<ExitReason<E>, "confirmation_required" | "text">; output?: undefined; pendingConfirmations?: undefined; snapshot?: undefined })
   | (AgentResultBase<S> & {
       exitReason: "confirmation_required";
+      output?: undefined;
       /** The calls waiting for a decision. */
       pendingConfirmations: PendingConfirmation[];
       /** Continue with `agent.run({ snapshot, decisions })`. */
@@ -137,6 +176,7 @@ export const runOptionKeys: ReadonlySet<string> = new Set([
   "runId",
   "onCheckpoint",
   "hooks",
+  "outputSchema",
 ]);
 
 /** Names the Agent uses for run options and results; they cannot be state keys (`messages` is one). */
@@ -147,4 +187,5 @@ export const reservedStateKeys: readonly string[] = [
   "usage",
   ...[...runOptionKeys].filter((key) => key !== "messages"),
   "pendingConfirmations",
+  "output",
 ];

@@ -1,7 +1,7 @@
 import type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse, ToolSpec } from "../chat/chatGenerator";
 import { ChatMessage, type ToolCall } from "../chat/chatMessage";
 import type { StreamingCallback } from "../chat/streaming";
-import { ChatGeneratorError, describeError, SnapshotError } from "../errors";
+import { ChatGeneratorError, describeError, OutputValidationError, SnapshotError } from "../errors";
 import type { ConfirmationDecision, ConfirmationStrategy, PendingConfirmation } from "../hitl/confirmationTypes";
 import { appendMessages, peekStateValue, type State, type StateJSON } from "../state/state";
 import { invokeTools, type InvokeToolsOptions } from "../tools/invokeTools";
@@ -14,6 +14,7 @@ import { describeKind } from "../util/describeValue";
 import type { ExitReason } from "./agentTypes";
 import { type Breakpoint, BreakpointError, firesAtModel, firesAtTools } from "./breakpoint";
 import { callKeys, decideCalls } from "./decideCalls";
+import { checkAnswer, correctionText, type FinalOutput } from "./finalOutput";
 import { type AgentSnapshot, attachSnapshot, type RunPosition, snapshotFromPosition } from "./snapshot";
 
 /** Everything one run works with; built by `Agent.run`, private to that run. */
@@ -46,6 +47,10 @@ export interface RunContext {
   readonly observer: RunObserver | undefined;
   /** The trace context of the snapshot the run continues, passed on to its snapshots. */
   readonly continues: TraceContext | undefined;
+  /** The run's `outputSchema`, checked: every model call asks for it, and a text answer must match it. */
+  readonly output: FinalOutput | undefined;
+  /** How many invalid answers are sent back before the run fails. */
+  readonly maxOutputRetries: number;
 }
 
 /** Where the loop starts: a fresh run, or a snapshot's position. */
@@ -56,6 +61,7 @@ export type LoopStart = RunPosition & {
 
 /** How the loop ended. */
 export type LoopOutcome =
+  | { readonly exitReason: "text"; readonly stepCount: number; readonly output?: unknown }
   | { readonly exitReason: ExitReason; readonly stepCount: number }
   | { readonly exitReason: "confirmation_required"; readonly stepCount: number; readonly pending: readonly PendingConfirmation[]; readonly snapshot: AgentSnapshot };
 
@@ -74,6 +80,8 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
   let next = start.next;
   let toolStep = start.toolStep;
   let resuming = start.resumed;
+  // Invalid final answers sent back in this run so far (a resumed run counts from zero).
+  let corrections = 0;
   // What every tool step passes to invokeTools, built once per run.
   const toolOptions: InvokeToolsOptions = {
     tools: context.tools,
@@ -103,7 +111,22 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
       appendMessages(state, replies);
       if (!replies.some(hasToolCalls)) {
         const text = replies.at(-1)?.text;
-        if (text !== undefined && text.trim() !== "") return { exitReason: "text", stepCount };
+        if (text === undefined || text.trim() === "") continue;
+        if (!context.output) return { exitReason: "text", stepCount };
+        const answer = checkAnswer(context.output, text);
+        if (answer.ok) return { exitReason: "text", stepCount, output: answer.value };
+        // The model sees what was wrong and answers again, a bounded number of times.
+        appendMessages(state, [ChatMessage.fromUser(correctionText(answer.problems), { meta: { outputCorrection: corrections + 1 } })]);
+        if (corrections++ >= context.maxOutputRetries) {
+          const error = new OutputValidationError(
+            `The model's final answer did not match the outputSchema after ${context.maxOutputRetries} ${context.maxOutputRetries === 1 ? "correction" : "corrections"}: ${answer.problems.join("; ")}. Raise maxOutputRetries, make the schema easier to meet (describe its fields), or resume from the error's snapshot to ask again.`,
+            answer.problems,
+            text.slice(0, 2000),
+          );
+          attachSnapshot(error, () => positionSnapshot(context, stepCount, modelVisits, toolVisits, "chat_generator", undefined));
+          throw error;
+        }
+        if (context.onCheckpoint) await checkpoint(context, positionSnapshot(context, stepCount, modelVisits, toolVisits, "chat_generator", undefined));
         continue;
       }
       next = "tool";
@@ -242,6 +265,7 @@ async function callModel(context: RunContext, step: number): Promise<ChatMessage
     signal: abort.signal,
   };
   if (context.generationKwargs) request.generationKwargs = context.generationKwargs;
+  if (context.output) request.responseFormat = context.output.responseFormat;
   if (context.streamingCallback) request.streamingCallback = context.streamingCallback;
   if (!observer) {
     const response = await abort.race(context.chatGenerator.run(request), () => abort.abortError());

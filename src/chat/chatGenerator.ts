@@ -19,6 +19,27 @@ export interface TokenUsage {
   readonly totalTokens?: number;
 }
 
+/**
+ * The final answer's required shape, when the run has an `outputSchema`: generators ask the
+ * provider for JSON matching `schema` (OpenAI `response_format` / `text.format`, the AI SDK's
+ * `responseFormat`). The Agent validates the answer itself either way, so a generator whose model
+ * cannot enforce it may ignore it.
+ */
+export interface ResponseFormat {
+  readonly type: "json_schema";
+  /** A name for the schema (`^[a-zA-Z0-9_-]{1,64}$`), as OpenAI requires one. */
+  readonly name: string;
+  readonly description?: string;
+  /** The answer's JSON Schema (draft 2020-12, made from the zod schema), as a tool's `parameters` are. */
+  readonly schema: JsonSchema;
+  /**
+   * Whether `schema` is strict-compatible, as `ToolSpec.strict`: a generator that uses OpenAI
+   * strict mode sends its strict form (optional properties required and nullable), as it does for
+   * tools; the Agent turns a `null` sent for an optional property back into "absent".
+   */
+  readonly strict: boolean;
+}
+
 /** One call to a chat model. */
 export interface ChatGeneratorRequest {
   /**
@@ -28,6 +49,8 @@ export interface ChatGeneratorRequest {
   readonly messages: readonly ChatMessage[];
   /** The tools the model may call this step. */
   readonly tools: readonly ToolSpec[];
+  /** The final answer's JSON shape, when the run has an `outputSchema`. */
+  readonly responseFormat?: ResponseFormat;
   /** Provider options for this call (temperature, max tokens, …). */
   readonly generationKwargs?: Readonly<Record<string, unknown>>;
   /** When given, the generator streams and forwards text and tool-call deltas. */

@@ -37,8 +37,21 @@ export interface ToolCallResult {
   readonly error: boolean;
 }
 
+/**
+ * A model's reasoning, kept so that it goes back to the provider on the next call (Haystack's
+ * `ReasoningContent`). `text` is what the provider showed of it (a summary, or nothing); `extra`
+ * is what the provider needs to continue it (the Responses API's reasoning item with its id and
+ * encrypted content, Anthropic's thinking signature), plain JSON, read only by the generator that
+ * made it.
+ */
+export interface ReasoningContent {
+  readonly text: string;
+  readonly extra: Readonly<Record<string, unknown>>;
+}
+
 /** One part of a message's content. */
 export type ChatMessageContent =
+  | { readonly type: "reasoning"; readonly reasoning: ReasoningContent }
   | { readonly type: "text"; readonly text: string }
   | { readonly type: "toolCall"; readonly toolCall: ToolCall }
   | { readonly type: "toolCallResult"; readonly toolCallResult: ToolCallResult };
@@ -64,6 +77,7 @@ export interface ChatMessageJSON {
   meta: Record<string, unknown>;
   name: string | null;
   content: Array<
+    | { reasoning: { reasoning_text: string; extra: Record<string, unknown> } }
     | { text: string }
     | { tool_call: ToolCallJSON }
     | { tool_call_result: { result: string; origin: ToolCallJSON; error: boolean } }
@@ -87,6 +101,7 @@ function buildJsonSchemas(z: typeof import("zod").z) {
     name: z.string().nullable().optional(),
     content: z.array(
       z.union([
+        z.object({ reasoning: z.object({ reasoning_text: z.string(), extra: jsonObject.optional() }) }),
         z.object({ text: z.string() }),
         z.object({ tool_call: toolCall }),
         z.object({
@@ -134,9 +149,14 @@ export class ChatMessage {
     return new ChatMessage("system", [textPart(text)], options);
   }
 
-  /** A reply from the model: text, tool calls, or both. */
-  static fromAssistant(text?: string, options: ChatMessageOptions & { toolCalls?: readonly ToolCall[] } = {}): ChatMessage {
+  /**
+   * A reply from the model: text, tool calls, or both, with the model's reasoning when the
+   * provider returns it. Parts are stored in the order reasoning, text, tool calls.
+   */
+  static fromAssistant(text?: string, options: ChatMessageOptions & { toolCalls?: readonly ToolCall[]; reasoning?: ReasoningContent | readonly ReasoningContent[] } = {}): ChatMessage {
     const content: ChatMessageContent[] = [];
+    const reasoning = options.reasoning;
+    if (reasoning !== undefined) for (const item of Array.isArray(reasoning) ? reasoning : [reasoning as ReasoningContent]) content.push(reasoningPart(item));
     if (text !== undefined) content.push(textPart(text));
     for (const call of options.toolCalls ?? []) content.push({ type: "toolCall", toolCall: freezeToolCall(call) });
     return new ChatMessage("assistant", content, options);
@@ -162,6 +182,7 @@ export class ChatMessage {
     }
     const { role, meta, name, content } = parsed.data;
     const parts: ChatMessageContent[] = content.map((part) => {
+      if ("reasoning" in part) return reasoningPart({ text: part.reasoning.reasoning_text, extra: part.reasoning.extra ?? {} });
       if ("text" in part) return textPart(part.text);
       if ("tool_call" in part) return { type: "toolCall", toolCall: freezeToolCall(toolCallFromJSON(part.tool_call)) };
       const r = part.tool_call_result;
@@ -176,6 +197,12 @@ export class ChatMessage {
   /** The first text part, or `undefined`. */
   get text(): string | undefined {
     for (const part of this.content) if (part.type === "text") return part.text;
+    return undefined;
+  }
+
+  /** The first reasoning part, or `undefined`. */
+  get reasoning(): ReasoningContent | undefined {
+    for (const part of this.content) if (part.type === "reasoning") return part.reasoning;
     return undefined;
   }
 
@@ -213,6 +240,7 @@ export class ChatMessage {
       name: this.name ?? null,
       content: this.content.map((part) => {
         if (part.type === "text") return { text: part.text };
+        if (part.type === "reasoning") return { reasoning: { reasoning_text: part.reasoning.text, extra: jsonCopy(part.reasoning.extra) as Record<string, unknown> } };
         if (part.type === "toolCall") return { tool_call: toolCallToJSON(part.toolCall) };
         const r = part.toolCallResult;
         return { tool_call_result: { result: r.result, origin: toolCallToJSON(r.origin), error: r.error } };
@@ -226,6 +254,15 @@ const emptyMeta: Readonly<Record<string, unknown>> = Object.freeze({});
 function textPart(text: string): ChatMessageContent {
   if (typeof text !== "string") throw new ConfigurationError("ChatMessage", `ChatMessage text must be a string, got ${describeKind(text)}.`);
   return Object.freeze({ type: "text" as const, text });
+}
+
+function reasoningPart(reasoning: ReasoningContent): ChatMessageContent {
+  const shape = reasoning as Partial<Record<keyof ReasoningContent, unknown>> | null;
+  if (typeof shape !== "object" || shape === null || typeof shape.text !== "string" || !isPlainObject(shape.extra)) {
+    throw new ConfigurationError("ChatMessage", `ChatMessage received reasoning that is not { text: string, extra: object }, got ${describeKind(reasoning)}.`);
+  }
+  const extra = frozenCopy(checkDepth(shape.extra as Record<string, unknown>, () => "reasoning"));
+  return Object.freeze({ type: "reasoning" as const, reasoning: Object.freeze({ text: shape.text, extra }) });
 }
 
 // Returns the object it is given, so that a subclass's fields are installed on that object.

@@ -6,6 +6,12 @@ export interface TextDeltaChunk {
   readonly delta: string;
 }
 
+/** A piece of the model's reasoning (its summary or thinking text) as the provider streams it. */
+export interface ReasoningDeltaChunk {
+  readonly type: "reasoning";
+  readonly delta: string;
+}
+
 /** A piece of a tool call as the model produces it; pieces with the same `index` form one call. */
 export interface ToolCallDeltaChunk {
   readonly type: "toolCallDelta";
@@ -35,7 +41,7 @@ export interface FinishChunk {
 }
 
 /** What a streaming callback receives. */
-export type StreamingChunk = TextDeltaChunk | ToolCallDeltaChunk | ToolResultChunk | FinishChunk;
+export type StreamingChunk = TextDeltaChunk | ReasoningDeltaChunk | ToolCallDeltaChunk | ToolResultChunk | FinishChunk;
 
 /** Receives streaming chunks; may be async (the run waits for it). */
 export type StreamingCallback = (chunk: StreamingChunk) => void | Promise<void>;

@@ -7,6 +7,7 @@ import type { ChatMessageJSON, ToolCallJSON } from "../chat/chatMessage";
 
 type Part =
   | { type: "text"; content: string }
+  | { type: "reasoning"; content: string }
   | { type: "tool_call"; id: string | null; name: string; arguments: Record<string, unknown> | string }
   | { type: "tool_call_response"; id: string | null; response: string };
 
@@ -45,6 +46,7 @@ export function toolDefinitions(tools: readonly ToolSpec[]): string {
 function parts(message: ChatMessageJSON): Part[] {
   return message.content.map((part): Part => {
     if ("text" in part) return { type: "text", content: part.text };
+    if ("reasoning" in part) return { type: "reasoning", content: part.reasoning.reasoning_text };
     if ("tool_call" in part) return toolCallPart(part.tool_call);
     return { type: "tool_call_response", id: part.tool_call_result.origin.id ?? null, response: part.tool_call_result.result };
   });

@@ -331,3 +331,30 @@ describe("ChatMessage", () => {
     });
   });
 });
+
+describe("ChatMessage reasoning", () => {
+  const reasoning = { text: "The user wants lamps; search first.", extra: { type: "reasoning", id: "rs_1", encrypted_content: "gAAA…", summary: [{ type: "summary_text", text: "search first" }] } };
+
+  it("stores reasoning before text and tool calls, and reads it back", () => {
+    const message = ChatMessage.fromAssistant("Searching.", { reasoning, toolCalls: [{ id: "c1", toolName: "search", arguments: { q: "lamps" } }] });
+    expect(message.content.map((part) => part.type)).toEqual(["reasoning", "text", "toolCall"]);
+    expect(message.reasoning).toEqual(reasoning);
+    expect(message.text).toBe("Searching.");
+    expect(Object.isFrozen(message.reasoning!.extra)).toBe(true);
+  });
+
+  it("round-trips through Haystack's dict shape, with several parts", () => {
+    const second = { text: "", extra: { signature: "sig" } };
+    const message = ChatMessage.fromAssistant(undefined, { reasoning: [reasoning, second] });
+    const json = message.toJSON();
+    expect(json.content).toEqual([{ reasoning: { reasoning_text: reasoning.text, extra: reasoning.extra } }, { reasoning: { reasoning_text: "", extra: { signature: "sig" } } }]);
+    expect(ChatMessage.fromJSON(JSON.parse(JSON.stringify(json)))).toEqual(message);
+    // A Haystack dict without extra reads as an empty one.
+    expect(ChatMessage.fromJSON({ role: "assistant", content: [{ reasoning: { reasoning_text: "hm" } }] }).reasoning).toEqual({ text: "hm", extra: {} });
+  });
+
+  it("refuses reasoning that is not { text, extra }", () => {
+    expect(() => ChatMessage.fromAssistant("x", { reasoning: { text: 1 } as never })).toThrow("ChatMessage received reasoning that is not { text: string, extra: object }, got an object.");
+    expect(() => ChatMessage.fromAssistant("x", { reasoning: { text: "t", extra: [] } as never })).toThrow("ChatMessage received reasoning that is not { text: string, extra: object }, got an object.");
+  });
+});
