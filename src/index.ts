@@ -27,7 +27,7 @@ export type {
 export type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse, ResponseFormat, TokenUsage, ToolSpec } from "./chat/chatGenerator";
 export { ChatMessage } from "./chat/chatMessage";
 export type { ChatMessageContent, ChatMessageJSON, ChatMessageOptions, ChatRole, ReasoningContent, ToolCall, ToolCallJSON, ToolCallResult } from "./chat/chatMessage";
-export type { FinishChunk, ReasoningDeltaChunk, StreamingCallback, StreamingChunk, TextDeltaChunk, ToolCallDeltaChunk, ToolResultChunk } from "./chat/streaming";
+export type { ChunkSource, FinishChunk, ReasoningDeltaChunk, StreamingCallback, StreamingChunk, TextDeltaChunk, ToolCallDeltaChunk, ToolResultChunk } from "./chat/streaming";
 export {
   AbortError,
   ChatGeneratorError,

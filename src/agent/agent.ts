@@ -14,6 +14,8 @@ import { describeKind } from "../util/describeValue";
 import { setOwn } from "../util/ownProperty";
 import { type AgentOptions, type AgentResult, type AgentRunInput, type AgentRunOptions, runOptionKeys, type SystemPromptFunction } from "./agentTypes";
 import { type FinalOutput, finalOutput, type OutputSchema } from "./finalOutput";
+import { agentTool, type AgentToolOptions } from "../compose/agentTool";
+import { nestedDepth } from "../compose/nestedRun";
 import { type AgentStreamEvent, EventQueue } from "./agentStream";
 import type { Breakpoint } from "./breakpoint";
 import { resumeRun } from "./resumeRun";
@@ -102,6 +104,31 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     return this.#name;
   }
 
+  /**
+   * This Agent as a tool another agent can call: the calling model sends the task as `input`, and
+   * the tool runs this Agent on it. The sub-run's state is its own, started from `inputsFromState`
+   * (caller's key → this Agent's key) and mapped back with `outputsToState` (caller's key →
+   * `{ source: this Agent's key | "output" | "text" }`). Its stream chunks reach the caller's stream
+   * tagged `agent: <name>`, the caller's abort reaches it, and a confirmation it defers pauses the
+   * whole run with one snapshot.
+   *
+   * @example
+   * const coordinator = new Agent({ chatGenerator, tools: [research.asTool({ name: "research", description: "Finds sources." })] });
+   */
+  asTool(options: AgentToolOptions): Tool {
+    return agentTool(
+      {
+        stateKeys: [...this.#stateKeys.keys()],
+        run: (input) => this.run(input as AgentRunInput<S, O>) as never,
+        checkResume: (snapshot, decisions) => {
+          const { tools } = this.#currentTools();
+          resumeRun(snapshot, decisions, { schema: this.#stateSchema, tools, strategies: this.#confirmationStrategies, confirmationContext: undefined, signal: neverAborted, signer: this.#signer, checkOnly: true });
+        },
+      },
+      options,
+    );
+  }
+
   /** The Agent's tools, in order (for a Toolset whose tools change, as of the last run's start). */
   get tools(): Tool[] {
     return [...this.#currentTools().tools.values()];
@@ -176,6 +203,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
         continues,
         output,
         maxOutputRetries: this.#maxOutputRetries,
+        depth: runDepth(input),
     };
     let outcome: LoopOutcome;
     try {
@@ -320,6 +348,14 @@ interface ToolTable {
 function randomRunId(): () => string {
   let id: string | undefined;
   return () => (id ??= (require("node:crypto") as typeof import("node:crypto")).randomUUID());
+}
+
+const neverAborted = new AbortController().signal;
+
+// How deep a run is among agents calling agents (a sub-run of an agent tool is told by its caller).
+function runDepth(input: object): number {
+  const depth: unknown = (input as Record<symbol, unknown>)[nestedDepth];
+  return typeof depth === "number" ? depth : 1;
 }
 
 const freshStart: LoopStart = { stepCount: 0, visits: { chatGenerator: 0, tools: new Map() }, next: "chat_generator", resumed: false, usage: noUsage };

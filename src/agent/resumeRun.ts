@@ -14,6 +14,7 @@ import { callKeys, strategyFor } from "./decideCalls";
 import type { LoopStart } from "./runLoop";
 import { stepCalls } from "./runLoop";
 import { type AgentSnapshot, parseSnapshot, snapshotProblem } from "./snapshot";
+import { resumeNested } from "../compose/resumeNested";
 import type { SnapshotSigner } from "./snapshotSigner";
 
 /** What resuming needs from the Agent and the run. */
@@ -25,6 +26,8 @@ export interface ResumeContext {
   readonly signal: AbortSignal;
   /** With a snapshotKey: only snapshots it signed are resumed. */
   readonly signer: SnapshotSigner | undefined;
+  /** Only check (an agent tool's paused sub-run, checked when its caller resumes): tell no policy of the decisions. */
+  readonly checkOnly?: boolean;
 }
 
 /**
@@ -47,9 +50,14 @@ export function resumeRun(value: unknown, decisions: unknown, context: ResumeCon
     if (given.size > 0) throw notPending([...given.keys()][0]!, []);
     return { state, start: { ...position, resumed: true } };
   }
+  if (step.nested || step.done) {
+    const resumes = resumeNested(messages, step, given, context.tools);
+    return { state, start: { ...position, toolStep: { ...step, resumes }, resumed: true } };
+  }
   const derived = checkStep(messages, step, context.tools);
   for (const key of given.keys()) if (!derived.has(key)) throw notPending(key, step.pending);
   checkNoneMissing(step.pending, given, "Agent.run");
+  if (context.checkOnly) return { state, start: { ...position, resumed: true } };
   for (const [key, ran] of derived) {
     const strategy = strategyFor(context.strategies, ran.toolName);
     // The policy learns what runs: the arguments in the conversation, not the snapshot's copy of them.

@@ -4,7 +4,8 @@ import type { StreamingCallback } from "../chat/streaming";
 import { ChatGeneratorError, describeError, OutputValidationError, SnapshotError } from "../errors";
 import type { ConfirmationDecision, ConfirmationStrategy, PendingConfirmation } from "../hitl/confirmationTypes";
 import { appendMessages, peekStateValue, type State, type StateJSON } from "../state/state";
-import { invokeTools, type InvokeToolsOptions } from "../tools/invokeTools";
+import { invokeTools, type InvokeToolsOptions, type NestedStep, type ToolCallOutcome } from "../tools/invokeTools";
+import type { NestedPause, NestedResume } from "../compose/nestedRun";
 import type { Tool } from "../tools/tool";
 import type { RunAbort } from "../util/runAbort";
 import type { TraceContext } from "../observe/agentTracing";
@@ -51,6 +52,8 @@ export interface RunContext {
   readonly output: FinalOutput | undefined;
   /** How many invalid answers are sent back before the run fails. */
   readonly maxOutputRetries: number;
+  /** How many agent runs enclose this one's tool calls: 1 for a top-level run, one more per agent tool. */
+  readonly depth: number;
 }
 
 /** Where the loop starts: a fresh run, or a snapshot's position. */
@@ -142,16 +145,20 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
     for (const call of calls) if (context.tools.has(call.toolName)) names.add(call.toolName);
     if (!resuming && firesAtTools(context.breakpoint, names, toolVisits)) throw new BreakpointError(context.breakpoint!, positionSnapshot(context, stepCount, modelVisits, toolVisits, "tool", step));
     resuming = false;
-    // Without confirmation strategies there is nothing to ask: no await on the common path.
-    const decided = context.confirmationStrategies ? await decideCalls(calls, keys, context, step.decisions) : { decisions: step.decisions, pending: noPending };
+    // Without confirmation strategies there is nothing to ask: no await on the common path. A step
+    // continued after a sub-run paused it was decided before it first ran.
+    const decided = context.confirmationStrategies && !step.nested ? await decideCalls(calls, keys, context, step.decisions) : { decisions: step.decisions, pending: noPending };
     if (decided.pending.length > 0) {
       const paused = positionSnapshot(context, stepCount, modelVisits, toolVisits, "tool", { replies: step.replies, decisions: decided.decisions, pending: decided.pending });
       return { exitReason: "confirmation_required", stepCount, pending: decided.pending, snapshot: paused };
     }
     if (context.observer && decided.decisions.size > 0) observeDecisions(context.observer, calls, keys, decided.decisions);
-    const beforeTools = context.raiseOnToolInvocationFailure ? snapshotNow(context, stepCount, modelVisits, toolVisits, "tool", { replies: step.replies, decisions: decided.decisions, pending: noPending }) : undefined;
-    for (const name of names) toolVisits.set(name, (toolVisits.get(name) ?? 0) + 1);
-    toolVisits.set("*", (toolVisits.get("*") ?? 0) + 1);
+    const beforeTools = context.raiseOnToolInvocationFailure ? snapshotNow(context, stepCount, modelVisits, toolVisits, "tool", { ...step, decisions: decided.decisions, pending: noPending }) : undefined;
+    // A step continued after a sub-run paused it was counted when it first ran.
+    if (!step.nested) {
+      for (const name of names) toolVisits.set(name, (toolVisits.get(name) ?? 0) + 1);
+      toolVisits.set("*", (toolVisits.get("*") ?? 0) + 1);
+    }
     let byIndex: Map<number, ConfirmationDecision> | undefined;
     if (decided.decisions.size > 0) {
       byIndex = new Map();
@@ -160,12 +167,20 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
         if (decision) byIndex.set(i, decision);
       }
     }
+    const nested = nestedStep(context, step, calls, keys);
     let outcomes;
     try {
-      outcomes = await invokeTools(calls, byIndex ? { ...toolOptions, decisions: byIndex } : toolOptions, { runId: context.runId, step: stepCount, keys });
+      outcomes = await invokeTools(calls, { ...toolOptions, ...(byIndex && { decisions: byIndex }), nested }, { runId: context.runId, step: stepCount, keys });
     } catch (error) {
       if (beforeTools) attachSnapshot(error, beforeTools);
       throw error;
+    }
+    if (nested.paused.size > 0) {
+      // An agent tool's sub-run paused: the run pauses with one snapshot nesting the sub-runs'; the calls that finished are kept, not run again.
+      const done = new Map(outcomes.map((outcome) => [keys[outcome.index]!, { message: outcome.message, failed: outcome.failed }] as const));
+      const paused = new Map([...nested.paused].map(([index, pause]) => [keys[index]!, { snapshot: pause.snapshot, pending: pause.pending }] as const));
+      const snapshot = positionSnapshot(context, stepCount, modelVisits, toolVisits, "tool", { replies: step.replies, decisions: decided.decisions, pending: noPending, done, nested: paused });
+      return { exitReason: "confirmation_required", stepCount, pending: nestedPending(nested.paused, keys), snapshot };
     }
     let failed = 0;
     for (const outcome of outcomes) if (outcome.failed) failed++;
@@ -182,6 +197,34 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
 }
 
 const noPending: readonly PendingConfirmation[] = Object.freeze([]);
+
+// What a tool step tells its agent tools' calls: the depth, and on a continued step the finished calls and the sub-runs to continue.
+function nestedStep(context: RunContext, step: NonNullable<RunPosition["toolStep"]>, calls: readonly ToolCall[], keys: readonly string[]): NestedStep {
+  let done: Map<number, ToolCallOutcome> | undefined;
+  let resumes: Map<number, NestedResume> | undefined;
+  if (step.done || step.resumes) {
+    done = new Map();
+    resumes = new Map();
+    for (let index = 0; index < keys.length; index++) {
+      const finished = step.done?.get(keys[index]!);
+      if (finished) done.set(index, { index, toolCall: calls[index]!, message: finished.message, failed: finished.failed });
+      const resume = step.resumes?.get(keys[index]!);
+      if (resume) resumes.set(index, resume);
+    }
+  }
+  return { depth: context.depth, addTokens: (usage) => context.usage.addTokens(usage), ...(done && { done }), ...(resumes && { resumes }), paused: new Map() };
+}
+
+// The paused sub-runs' pending calls, as the caller decides them: keyed `<agent tool call>/<call>`.
+function nestedPending(paused: ReadonlyMap<number, NestedPause>, keys: readonly string[]): PendingConfirmation[] {
+  const pending: PendingConfirmation[] = [];
+  for (const [index, pause] of paused) {
+    for (const p of pause.pending) {
+      pending.push(Object.freeze({ toolCallId: `${keys[index]}/${p.toolCallId}`, toolName: p.toolName, arguments: p.arguments, agent: p.agent === undefined ? pause.toolName : `${pause.toolName}/${p.agent}` }));
+    }
+  }
+  return pending;
+}
 // A fresh tool step's decisions: none. Shared, since nothing adds to it (decideCalls copies).
 const noDecisions: ReadonlyMap<string, ConfirmationDecision> = new Map();
 

@@ -1,4 +1,5 @@
-import { SnapshotError } from "../errors";
+import { ChatMessage, type ChatMessageJSON } from "../chat/chatMessage";
+import { describeError, SnapshotError } from "../errors";
 import type { ConfirmationDecision, PendingConfirmation } from "../hitl/confirmationTypes";
 import { parseDecision } from "../hitl/parseDecision";
 import type { StateJSON } from "../state/state";
@@ -10,6 +11,7 @@ import { isPlainObject } from "../util/isPlainObject";
 import { jsonCopy } from "../util/jsonCopy";
 import type { TraceContext } from "../observe/agentTracing";
 import { noUsage, type RunUsage } from "../observe/runUsage";
+import type { NestedResume } from "../compose/nestedRun";
 
 /**
  * Everything a run needs to go on, as plain JSON: the state (messages included), the step count,
@@ -32,6 +34,10 @@ export interface AgentSnapshot {
     readonly replies: number;
     readonly decisions: Readonly<Record<string, ConfirmationDecision>>;
     readonly pending: readonly PendingConfirmation[];
+    /** Calls of the step that finished before an agent tool's sub-run paused it, by call key: not run again. */
+    readonly done?: Readonly<Record<string, { readonly message: ChatMessageJSON; readonly failed: boolean }>>;
+    /** Agent tool calls whose sub-run paused, by call key: the sub-run's snapshot and its pending calls. */
+    readonly nested?: Readonly<Record<string, NestedSnapshot>>;
   };
   /** The run's usage so far; a resumed run adds to it. Absent in snapshots of toolwright before 0.2 (read as zeros). */
   readonly usage?: RunUsage;
@@ -39,6 +45,19 @@ export interface AgentSnapshot {
   readonly trace?: TraceContext;
   /** `hmac-sha256:<base64url>` over the rest, when the Agent that made it has a `snapshotKey`. */
   readonly signature?: string;
+}
+
+/** A paused sub-run of an agent tool call, inside its caller's snapshot. */
+export interface NestedSnapshot {
+  readonly snapshot: AgentSnapshot;
+  /** The sub-run's calls waiting for a decision, with its own keys. */
+  readonly pending: readonly PendingConfirmation[];
+}
+
+/** A finished call of a step that paused, as the loop keeps it. */
+export interface DoneCall {
+  readonly message: ChatMessage;
+  readonly failed: boolean;
 }
 
 /** Where a run stands, as the loop keeps it: Maps for everything keyed by text from outside. */
@@ -50,6 +69,10 @@ export interface RunPosition {
     readonly replies: number;
     readonly decisions: ReadonlyMap<string, ConfirmationDecision>;
     readonly pending: readonly PendingConfirmation[];
+    readonly done?: ReadonlyMap<string, DoneCall>;
+    readonly nested?: ReadonlyMap<string, NestedSnapshot>;
+    /** On a resumed run only (never in a snapshot): the sub-runs to continue, with their decisions, by call key. */
+    readonly resumes?: ReadonlyMap<string, NestedResume>;
   };
   readonly usage: RunUsage;
   readonly trace?: TraceContext;
@@ -69,6 +92,8 @@ export function snapshotFromPosition(state: StateJSON, position: RunPosition): A
         replies: toolStep.replies,
         decisions: Object.fromEntries([...toolStep.decisions].map(([key, decision]) => [key, jsonCopy(decision)])),
         pending: toolStep.pending.map((p) => jsonCopy(p)),
+        ...(toolStep.done?.size && { done: Object.fromEntries([...toolStep.done].map(([key, call]) => [key, { message: call.message.toJSON(), failed: call.failed }])) }),
+        ...(toolStep.nested?.size && { nested: Object.fromEntries([...toolStep.nested].map(([key, nested]) => [key, { snapshot: nested.snapshot, pending: nested.pending.map((p) => jsonCopy(p)) }])) }),
       },
     }),
     usage: position.usage,
@@ -116,14 +141,61 @@ function parseToolStep(value: unknown): NonNullable<RunPosition["toolStep"]> {
     decisions.set(key, parsed.decision);
   }
   if (!Array.isArray(value.pending)) throw snapshotProblem("toolStep.pending", `is ${describeKind(value.pending)}, not an array`);
-  const pending = value.pending.map((p: unknown, i): PendingConfirmation => {
-    const field = `toolStep.pending[${i}]`;
-    if (!isPlainObject(p) || typeof p.toolCallId !== "string" || typeof p.toolName !== "string" || !isPlainObject(p.arguments) || Object.keys(p).length !== 3) {
-      throw snapshotProblem(field, "is not { toolCallId, toolName, arguments }");
+  const pending = value.pending.map((p: unknown, i): PendingConfirmation => parsePending(p, `toolStep.pending[${i}]`, false));
+  const known = ["replies", "decisions", "pending", "done", "nested"];
+  const unknown = Object.keys(value).find((key) => !known.includes(key));
+  if (unknown !== undefined) throw snapshotProblem(`toolStep.${truncateForEcho(unknown)}`, "is not a tool step field");
+  const done = value.done === undefined ? undefined : parseDone(value.done);
+  const nested = value.nested === undefined ? undefined : parseNested(value.nested);
+  return { replies, decisions, pending, ...(done && { done }), ...(nested && { nested }) };
+}
+
+// A pending call; one a sub-run reported may name the agent tools it is nested in.
+function parsePending(p: unknown, field: string, nested: boolean): PendingConfirmation {
+  const keys = isPlainObject(p) ? Object.keys(p).length : 0;
+  const agent = isPlainObject(p) ? p.agent : undefined;
+  if (
+    !isPlainObject(p) ||
+    typeof p.toolCallId !== "string" ||
+    typeof p.toolName !== "string" ||
+    !isPlainObject(p.arguments) ||
+    (agent === undefined ? keys !== 3 : !nested || typeof agent !== "string" || keys !== 4)
+  ) {
+    throw snapshotProblem(field, nested ? "is not { toolCallId, toolName, arguments, agent? }" : "is not { toolCallId, toolName, arguments }");
+  }
+  return agent === undefined ? { toolCallId: p.toolCallId, toolName: p.toolName, arguments: p.arguments } : { toolCallId: p.toolCallId, toolName: p.toolName, arguments: p.arguments, agent: agent as string };
+}
+
+function parseDone(value: unknown): Map<string, DoneCall> {
+  if (!isPlainObject(value)) throw snapshotProblem("toolStep.done", `is ${describeKind(value)}, not an object of finished calls`);
+  const done = new Map<string, DoneCall>();
+  for (const [key, raw] of Object.entries(value)) {
+    const field = `toolStep.done.${truncateForEcho(key)}`;
+    if (!isPlainObject(raw) || typeof raw.failed !== "boolean" || Object.keys(raw).length !== 2) throw snapshotProblem(field, "is not { message, failed }");
+    let message: ChatMessage;
+    try {
+      message = ChatMessage.fromJSON(raw.message);
+    } catch (error) {
+      throw snapshotProblem(`${field}.message`, `is not a message (${describeError(error).replace(/\.$/, "")})`, error);
     }
-    return { toolCallId: p.toolCallId, toolName: p.toolName, arguments: p.arguments };
-  });
-  return { replies, decisions, pending };
+    if (message.role !== "tool" || message.content.length !== 1 || !message.toolCallResult) throw snapshotProblem(`${field}.message`, "is not a tool message with one result");
+    done.set(key, { message, failed: raw.failed });
+  }
+  return done;
+}
+
+function parseNested(value: unknown): Map<string, NestedSnapshot> {
+  if (!isPlainObject(value)) throw snapshotProblem("toolStep.nested", `is ${describeKind(value)}, not an object of paused sub-runs`);
+  const nested = new Map<string, NestedSnapshot>();
+  for (const [key, raw] of Object.entries(value)) {
+    const field = `toolStep.nested.${truncateForEcho(key)}`;
+    if (!isPlainObject(raw) || !isPlainObject(raw.snapshot) || !Array.isArray(raw.pending) || raw.pending.length === 0 || Object.keys(raw).length !== 2) {
+      throw snapshotProblem(field, "is not { snapshot, pending } with at least one pending call");
+    }
+    const pending = raw.pending.map((p: unknown, i) => parsePending(p, `${field}.pending[${i}]`, true));
+    nested.set(key, { snapshot: raw.snapshot as unknown as AgentSnapshot, pending });
+  }
+  return nested;
 }
 
 const usageKeys = ["inputTokens", "outputTokens", "totalTokens", "modelCalls", "toolCalls", "failedToolCalls"] as const;

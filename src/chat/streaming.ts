@@ -1,19 +1,29 @@
 import type { ToolCall, ToolCallResult } from "./chatMessage";
 
+/** Where a chunk comes from: every chunk has it. */
+export interface ChunkSource {
+  /**
+   * Set on the chunks of an agent tool's sub-run (`agent.asTool()`) as they reach the calling run's
+   * stream: the agent tools it is nested in, outermost first, joined with `/` (`research`,
+   * `research/search`). Absent on the run's own chunks.
+   */
+  readonly agent?: string;
+}
+
 /** A piece of assistant text as the model produces it. */
-export interface TextDeltaChunk {
+export interface TextDeltaChunk extends ChunkSource {
   readonly type: "text";
   readonly delta: string;
 }
 
 /** A piece of the model's reasoning (its summary or thinking text) as the provider streams it. */
-export interface ReasoningDeltaChunk {
+export interface ReasoningDeltaChunk extends ChunkSource {
   readonly type: "reasoning";
   readonly delta: string;
 }
 
 /** A piece of a tool call as the model produces it; pieces with the same `index` form one call. */
-export interface ToolCallDeltaChunk {
+export interface ToolCallDeltaChunk extends ChunkSource {
   readonly type: "toolCallDelta";
   /** Position of the call among the calls of the model's response. */
   readonly index: number;
@@ -26,7 +36,7 @@ export interface ToolCallDeltaChunk {
 }
 
 /** One finished tool call with its result, sent in call order after the result is merged. */
-export interface ToolResultChunk {
+export interface ToolResultChunk extends ChunkSource {
   readonly type: "toolResult";
   /** Position of the call within the step. */
   readonly index: number;
@@ -35,7 +45,7 @@ export interface ToolResultChunk {
 }
 
 /** The end of a model call (`finishReason` from the provider) or of a step's tool calls (`"tool_call_results"`). */
-export interface FinishChunk {
+export interface FinishChunk extends ChunkSource {
   readonly type: "finish";
   readonly finishReason: string;
 }

@@ -23,10 +23,14 @@ export interface PendingConfirmation {
   /**
    * The key to decide the call by in `decisions`: the model's call id, or `#<position in the step>`
    * when the call has no id or shares it with another call of the step. Unique within the step.
+   * A call inside an agent tool's sub-run has the agent tool call's key in front:
+   * `<agent tool call>/<call>`.
    */
   readonly toolCallId: string;
   readonly toolName: string;
   readonly arguments: Readonly<Record<string, unknown>>;
+  /** For a call inside an agent tool's sub-run: the agent tools it is nested in, outermost first, joined with `/` (`research`, `research/search`). */
+  readonly agent?: string;
 }
 
 /** Decides whether a call needs asking. */

@@ -97,6 +97,13 @@ export class UsageTally {
     this.#totalTokens = addCounts(this.#totalTokens, tokens.totalTokens ?? addCounts(input, output));
   }
 
+  /** Adds a sub-run's tokens (an agent tool's): its model and tool calls stay its own. */
+  addTokens(usage: RunUsage): void {
+    this.#inputTokens = addCounts(this.#inputTokens, usage.inputTokens);
+    this.#outputTokens = addCounts(this.#outputTokens, usage.outputTokens);
+    this.#totalTokens = addCounts(this.#totalTokens, usage.totalTokens);
+  }
+
   addToolCalls(calls: number, failed: number): void {
     this.#toolCalls = addCounts(this.#toolCalls, calls);
     this.#failedToolCalls = addCounts(this.#failedToolCalls, failed);

@@ -17,6 +17,8 @@ import { conversionFailed, injectionFailed, invalidArguments, mergeFailed, rejec
 import { toolResultText } from "./toolResultText";
 import type { ToolCallObservation } from "../observe/callObservation";
 import type { RunObserver } from "../observe/runObserver";
+import type { RunUsage } from "../observe/runUsage";
+import { isAgentTool, NestedPause, type NestedResume, openChannel } from "../compose/nestedRun";
 
 /** How one step's tool calls are run. */
 export interface InvokeToolsOptions {
@@ -37,6 +39,22 @@ export interface InvokeToolsOptions {
   readonly decisions?: ReadonlyMap<number, ConfirmationDecision>;
   /** Tells the run's hooks and tracer when each call starts and ends. */
   readonly observer?: RunObserver;
+  /** Agent tools' sub-runs (an Agent run's step only): how deep, what to continue, what paused. */
+  readonly nested?: NestedStep;
+}
+
+/** What a step of an Agent run tells its agent tools' calls, and learns from them. */
+export interface NestedStep {
+  /** How many agent runs enclose this step's calls (1 for a top-level run). */
+  readonly depth: number;
+  /** Adds a sub-run's tokens to the run's usage. */
+  readonly addTokens: (usage: RunUsage) => void;
+  /** Paused sub-runs to continue, by call index. */
+  readonly resumes?: ReadonlyMap<number, NestedResume>;
+  /** Calls that finished before the step paused, by index: not run again. */
+  readonly done?: ReadonlyMap<number, ToolCallOutcome>;
+  /** Filled by the step: the calls whose sub-run paused, by index. Calls that wait for one of them are held back (neither run nor answered). */
+  readonly paused: Map<number, NestedPause>;
 }
 
 /** Which step of which run the calls belong to: what their idempotency keys are made of. */
@@ -54,15 +72,22 @@ const outsideARun: StepIdentity = { runId: () => "none", step: 0, keys: [] };
 
 /** One call's outcome: the tool message for the model, and whether the call failed. */
 export interface ToolCallOutcome {
+  /** The call's position in the step. */
+  readonly index: number;
   readonly toolCall: ToolCall;
   readonly message: ChatMessage;
   readonly failed: boolean;
 }
 
-type Execution = (
-  | { readonly ok: true; readonly tool: Tool; readonly result: unknown; readonly injected: Injected }
-  | { readonly ok: false; readonly failure: ToolCallFailure; readonly injected?: Injected }
-) & { readonly decision?: ConfirmationDecision };
+type Execution =
+  | ((
+      | { readonly ok: true; readonly tool: Tool; readonly result: unknown; readonly injected: Injected }
+      | { readonly ok: false; readonly failure: ToolCallFailure; readonly injected?: Injected }
+    ) & { readonly decision?: ConfirmationDecision; readonly held?: undefined })
+  // Not answered in this pass: an agent tool whose sub-run paused, a call that waits for one, or a call that finished before the pause.
+  | { readonly held: "paused"; readonly pause: NestedPause }
+  | { readonly held: "waiting" }
+  | { readonly held: "done"; readonly outcome: ToolCallOutcome };
 
 type Injected = ReadonlyArray<{ readonly label: string; readonly value: unknown }>;
 
@@ -83,7 +108,12 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
   // The calls that started running, under observation (with hooks or a tracer only).
   const observed: Array<ToolCallObservation | undefined> | undefined = options.observer && [];
 
+  const nested = options.nested;
+  // Calls not answered in this pass (paused, or waiting for a paused call): those after them that wait for them are held back too.
+  const heldBack = nested && new Set<number>();
   const executions = calls.map(async (call, index): Promise<Execution> => {
+    const done = nested?.done?.get(index);
+    if (done) return { held: "done", outcome: done };
     const tool = resolved[index];
     if (!tool) return { ok: false, failure: toolNotFound(call, [...tools.keys()]) };
     const prepared = prepareArguments(tool, call);
@@ -97,12 +127,16 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
       args = modified.value;
     }
     const dependency = waitsFor[index];
-    if (dependency !== undefined) await committed![dependency]!.promise;
+    if (dependency !== undefined) {
+      await committed![dependency]!.promise;
+      if (heldBack?.has(dependency)) return { held: "waiting" };
+    }
     abort.throwIfAborted();
     const release = semaphore && (await semaphore.acquire());
     try {
       abort.throwIfAborted();
-      const execution = await execute(tool, call, args, state, abort, options.timeoutMs, step, index, observed && { observer: options.observer!, observed });
+      const execution = await execute(tool, call, args, state, abort, options, step, index, observed && { observer: options.observer!, observed });
+      if (execution.held) return execution;
       return decision ? { ...execution, decision } : execution;
     } finally {
       release?.();
@@ -115,6 +149,18 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
     for (let index = 0; index < calls.length; index++) {
       const call = calls[index]!;
       const execution = await executions[index]!;
+      if (execution.held) {
+        if (execution.held === "done") outcomes.push(execution.outcome);
+        else {
+          heldBack!.add(index);
+          if (execution.held === "paused") {
+            nested!.paused.set(index, execution.pause);
+            observed?.[index]?.abandon(execution.pause);
+          }
+        }
+        committed?.[index]!.resolve();
+        continue;
+      }
       const committedCall = execution.ok ? commit(execution, state) : execution;
       committed?.[index]!.resolve();
       if (!committedCall.ok && options.raiseOnFailure && committedCall.failure.raise !== false) {
@@ -124,7 +170,7 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
       const text = committedCall.ok ? withDecisionNote(committedCall.text, execution.decision) : committedCall.failure.message;
       const message = ChatMessage.fromTool(text, decidedCall(call, execution.decision), execution.decision ? { error: !committedCall.ok, meta: decisionMeta(call, execution.decision) } : { error: !committedCall.ok });
       if (options.observer) observeEnd(options.observer, observed![index], step.step, call, message, committedCall.ok ? undefined : committedCall.failure, execution.injected);
-      outcomes.push({ toolCall: call, message, failed: !committedCall.ok });
+      outcomes.push({ index, toolCall: call, message, failed: !committedCall.ok });
       if (options.streamingCallback) await emit(options, { type: "toolResult", index, toolCall: call, result: message.toolCallResult! });
     }
   } catch (error) {
@@ -137,7 +183,7 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
     if (observed) for (const observation of observed) observation?.abandon(callerAborted ? abort.abortError() : error);
     throw callerAborted ? abort.abortError() : error;
   }
-  if (calls.length > 0 && options.streamingCallback) await emit(options, { type: "finish", finishReason: "tool_call_results" });
+  if (calls.length > 0 && options.streamingCallback && !nested?.paused.size) await emit(options, { type: "finish", finishReason: "tool_call_results" });
   return outcomes;
 }
 
@@ -179,11 +225,12 @@ async function execute(
   modelArgs: Record<string, unknown>,
   state: State,
   abort: RunAbort,
-  timeoutMs: number | undefined,
+  options: InvokeToolsOptions,
   step: StepIdentity,
   index: number,
   observing: { readonly observer: RunObserver; readonly observed: Array<ToolCallObservation | undefined> } | undefined,
 ): Promise<Execution> {
+  const { timeoutMs, nested } = options;
   const internals = toolInternals(tool);
   let args = modelArgs;
   let injected: Injected = noneInjected;
@@ -206,12 +253,22 @@ async function execute(
   const observation = observing && (observing.observed[index] = observing.observer.toolStart(step.step, call, tool.name, modelArgs));
   try {
     const context = new CallContext(tool, state, callAbort?.signal ?? abort, call, step, index);
+    if (isAgentTool(tool)) {
+      openChannel(context, {
+        depth: nested?.depth ?? 1,
+        streamingCallback: options.streamingCallback,
+        canPause: nested !== undefined,
+        resume: nested?.resumes?.get(index),
+        addTokens: nested?.addTokens ?? ignore,
+      });
+    }
     const returned = observation ? observation.within(() => internals.run(args, context)) : internals.run(args, context);
     // A tool that returns a value (not a promise) is done: nothing to wait for or race.
     const result = isThenable(returned) ? await raceCall(returned, abort, callAbort?.signal) : returned;
     return { ok: true, tool, result, injected };
   } catch (error) {
     if (abort.aborted) throw abort.reason;
+    if (error instanceof NestedPause && nested) return { held: "paused", pause: error };
     const detail = timedOut ? `it did not finish within ${timeoutMs} ms.` : sentence(redactValues(describeError(error), injected));
     return { ok: false, failure: toolThrew(tool.name, detail, error), injected };
   } finally {
