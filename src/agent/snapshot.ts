@@ -141,7 +141,8 @@ function parseToolStep(value: unknown): NonNullable<RunPosition["toolStep"]> {
     decisions.set(key, parsed.decision);
   }
   if (!Array.isArray(value.pending)) throw snapshotProblem("toolStep.pending", `is ${describeKind(value.pending)}, not an array`);
-  const pending = value.pending.map((p: unknown, i): PendingConfirmation => parsePending(p, `toolStep.pending[${i}]`, false));
+  // Array.from visits holes too (map skips them): a sparse array from a JavaScript caller is refused like any other bad entry.
+  const pending = Array.from(value.pending as unknown[], (p, i): PendingConfirmation => parsePending(p, `toolStep.pending[${i}]`, false));
   const known = ["replies", "decisions", "pending", "done", "nested"];
   const unknown = Object.keys(value).find((key) => !known.includes(key));
   if (unknown !== undefined) throw snapshotProblem(`toolStep.${truncateForEcho(unknown)}`, "is not a tool step field");
@@ -192,7 +193,7 @@ function parseNested(value: unknown): Map<string, NestedSnapshot> {
     if (!isPlainObject(raw) || !isPlainObject(raw.snapshot) || !Array.isArray(raw.pending) || raw.pending.length === 0 || Object.keys(raw).length !== 2) {
       throw snapshotProblem(field, "is not { snapshot, pending } with at least one pending call");
     }
-    const pending = raw.pending.map((p: unknown, i) => parsePending(p, `${field}.pending[${i}]`, true));
+    const pending = Array.from(raw.pending as unknown[], (p, i) => parsePending(p, `${field}.pending[${i}]`, true));
     nested.set(key, { snapshot: raw.snapshot as unknown as AgentSnapshot, pending });
   }
   return nested;
