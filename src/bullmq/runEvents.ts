@@ -10,6 +10,8 @@ export interface RunResultJSON {
   readonly stepCount: number;
   /** Tokens, model calls and tool calls over the whole run, across its steps, workers and pauses. */
   readonly usage: RunUsage;
+  /** The typed final answer, when the worker's Agent has an `outputSchema` (as JSON). */
+  readonly output?: JsonValue;
   /** Every message of the run (`ChatMessage.fromJSON` rebuilds one). */
   readonly messages: readonly ChatMessageJSON[];
   readonly lastMessage: ChatMessageJSON;

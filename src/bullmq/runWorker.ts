@@ -12,6 +12,7 @@ import { describeKind } from "../util/describeValue";
 import { setOwn } from "../util/ownProperty";
 import { bullmqConnection, newRedisClient, type RunStoreOptions } from "./connection";
 import type { RunEvent, RunFailure, RunResultJSON } from "./runEvents";
+import type { JsonValue } from "../state/jsonCodec";
 import type { RunJobData } from "./runQueue";
 import { type RunRecord, RunStore } from "./runStore";
 
@@ -183,7 +184,7 @@ function nextModelVisit(checkpoint: AgentSnapshot | undefined): number {
   return checkpoint.next === "tool" ? checkpoint.visits.chatGenerator : checkpoint.visits.chatGenerator + 1;
 }
 
-const resultKeys = new Set(["messages", "lastMessage", "exitReason", "stepCount", "usage", "pendingConfirmations", "snapshot"]);
+const resultKeys = new Set(["messages", "lastMessage", "exitReason", "stepCount", "usage", "output", "pendingConfirmations", "snapshot"]);
 
 function resultJSON(result: AgentResult<StateSchema>): RunResultJSON {
   const state: Record<string, unknown> = {};
@@ -192,6 +193,7 @@ function resultJSON(result: AgentResult<StateSchema>): RunResultJSON {
     exitReason: result.exitReason,
     stepCount: result.stepCount,
     usage: result.usage,
+    ...(result.output !== undefined && { output: JSON.parse(JSON.stringify(result.output)) as JsonValue }),
     messages: result.messages.map((m) => m.toJSON()),
     lastMessage: result.lastMessage.toJSON(),
     state: JSON.parse(JSON.stringify(state)) as RunResultJSON["state"],

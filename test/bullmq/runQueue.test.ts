@@ -13,7 +13,7 @@ afterAll(async () => {
 });
 
 let names = 0;
-function setup(options: { confirm?: boolean; slowMs?: number; failing?: boolean; pausedTtlMs?: number } = {}) {
+function setup(options: { confirm?: boolean; slowMs?: number; failing?: boolean; pausedTtlMs?: number; typed?: boolean } = {}) {
   const name = `q${++names}`;
   const connection = { host: redis.host, port: redis.port };
   const calls: string[] = [];
@@ -31,11 +31,12 @@ function setup(options: { confirm?: boolean; slowMs?: number; failing?: boolean;
       return a + b;
     },
   });
-  const model = new ScriptedChatGenerator([toolCallReply(["add", { a: 1, b: 2 }, "c1"]), toolCallReply(["add", { a: 3, b: 4 }, "c2"]), ChatMessage.fromAssistant("3 and 7")]);
+  const model = new ScriptedChatGenerator([toolCallReply(["add", { a: 1, b: 2 }, "c1"]), toolCallReply(["add", { a: 3, b: 4 }, "c2"]), ChatMessage.fromAssistant(options.typed ? '{"sums":[3,7]}' : "3 and 7")]);
   const agent = new Agent({
     chatGenerator: model,
     tools: [add],
     raiseOnToolInvocationFailure: options.failing ?? false,
+    ...(options.typed && { outputSchema: z.object({ sums: z.array(z.number()) }) }),
     ...(options.confirm && { confirmationStrategies: { add: new DeferredConfirmationStrategy() } }),
   });
   const queue = new RunQueue({ connection, name, ...(options.pausedTtlMs && { pausedTtlMs: options.pausedTtlMs }) });
@@ -75,6 +76,20 @@ describe("RunQueue and RunWorker on a real Redis", () => {
       expect(outcome.result.usage).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 3, toolCalls: 2, failedToolCalls: 0 });
       expect(outcome.result.lastMessage).toEqual(ChatMessage.fromAssistant("3 and 7").toJSON());
       expect(calls).toEqual(["run-1:1:c1", "run-1:2:c2"]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("returns the typed output of a worker's Agent with an outputSchema beside the state, not in it", async () => {
+    const { queue, close } = setup({ typed: true });
+    try {
+      const runId = await queue.start({ messages: [ChatMessage.fromUser("sums?")] });
+      await collect(queue, runId);
+      const outcome = await queue.result(runId);
+      if (outcome.status !== "done") throw new Error("not done");
+      expect(outcome.result.output).toEqual({ sums: [3, 7] });
+      expect(outcome.result.state).toEqual({});
     } finally {
       await close();
     }
