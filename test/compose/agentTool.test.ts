@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AbortError, Agent, ChatMessage, ConfigurationError, DeferredConfirmationStrategy, SnapshotError, type StreamingChunk, Tool, type ToolCall, Toolset } from "toolwright";
+import { AbortError, Agent, ChatMessage, ConfigurationError, DeferredConfirmationStrategy, SnapshotError, type StreamingChunk, Tool, type ToolCall, ToolRunner, Toolset } from "toolwright";
 import { ScriptedChatGenerator } from "toolwright/testing";
 import { rejectionOf } from "../helpers/notesAgent";
 
@@ -142,6 +142,41 @@ describe("agent.asTool()", () => {
     expect(log).toEqual([]);
     expect(research.chatGenerator.requests[1]!.messages.at(-1)!.toolCallResult!.result).toBe("Not yet.");
     expect(resumed.exitReason).toBe("text");
+  });
+
+  test("a call that reads what a paused agent tool writes waits for it and runs on resume", async () => {
+    const log: string[] = [];
+    const research = researchAgent([calls(call("r1", "publish", { title: "Lamps" })), text('{"summary":"x"}')], log, { defer: true });
+    const reader = new Tool({
+      name: "count_sources",
+      description: "Counts the sources.",
+      parameters: { type: "object", properties: { sources: { type: "array" } }, required: [] },
+      inputsFromState: { sources: "sources" },
+      function: (args) => {
+        log.push(`count ${JSON.stringify(args.sources ?? null)}`);
+        return "counted";
+      },
+    });
+    const chatGenerator = new ScriptedChatGenerator([calls(call("c1", "research", { input: "go" }), call("c2", "count_sources", {})), text("ok")]);
+    const tool = research.agent.asTool({ name: "research", description: "d", outputsToState: { sources: { source: "sources" } } });
+    const agent = new Agent({ chatGenerator, tools: [tool, reader], stateSchema: teamState });
+    const paused = await agent.run({ messages: [ChatMessage.fromUser("go")] });
+    expect(paused.exitReason).toBe("confirmation_required");
+    expect(log).toEqual([]);
+    expect(Object.keys(paused.snapshot!.toolStep!.done ?? {})).toEqual([]);
+    const resumed = await agent.run({ snapshot: paused.snapshot!, decisions: { "c1/r1": { action: "confirm" } } });
+    expect(resumed.exitReason).toBe("text");
+    expect(log).toEqual(["publish Lamps", "count null"]);
+  });
+
+  test("outside an Agent run (ToolRunner) an agent tool cannot pause: the call fails with a message", async () => {
+    const research = researchAgent([calls(call("r1", "publish", { title: "Lamps" }))], [], { defer: true });
+    const runner = new ToolRunner({ tools: [research.agent.asTool({ name: "research", description: "d" })] });
+    const result = await runner.call(runner.newState(), { name: "research", arguments: { input: "publish" } });
+    expect(result).toEqual({
+      error: true,
+      text: "Tool 'research' failed: its agent paused for confirmation of publish, and a call outside an Agent run (ToolRunner, MCP) cannot pause; give that agent a BlockingConfirmationStrategy.",
+    });
   });
 
   test("resuming checks the decisions and the nested snapshot before anything runs", async () => {
