@@ -1,5 +1,6 @@
 import { benchCluster } from "./cluster/benchCluster";
 import { benchCodegen } from "./codegen";
+import { benchComposition } from "./composition";
 import { benchLoopOverhead } from "./loopOverhead";
 import { benchMcp } from "./mcp/benchMcp";
 import { benchParallelStep } from "./parallelStep";
@@ -9,10 +10,10 @@ import { benchStateAppends } from "./stateAppends";
 import { benchTracing } from "./tracing";
 import { benchWideReply } from "./wideReply";
 
-const sections = ["runtime", "peer", "codegen", "cluster", "mcp", "tracing"] as const;
+const sections = ["runtime", "peer", "codegen", "cluster", "mcp", "tracing", "composition"] as const;
 type Section = (typeof sections)[number];
 
-/** `node dist/bench/index.js [runtime] [peer] [codegen] [cluster] [mcp] [tracing]`: the named sections, or all of them. */
+/** `node dist/bench/index.js [runtime] [peer] [codegen] [cluster] [mcp] [tracing] [composition]`: the named sections, or all of them. */
 function chosenSections(argv: readonly string[]): Section[] {
   const unknown = argv.filter((a) => !(sections as readonly string[]).includes(a));
   if (unknown.length > 0) throw new Error(`unknown benchmark section ${unknown.map((a) => `'${a}'`).join(", ")}; the sections are ${sections.join(", ")}`);
@@ -49,6 +50,10 @@ async function main(): Promise<void> {
   if (chosen.includes("tracing")) {
     console.log("## tracing (lifecycle hooks and OpenTelemetry spans per step of the agent loop, against none; issue #14)");
     await benchTracing((line) => console.log(line));
+  }
+  if (chosen.includes("composition")) {
+    console.log("## composition (typed final output and agents as tools, on models that cost nothing; issue #15)");
+    await benchComposition((line) => console.log(line));
   }
 }
 
