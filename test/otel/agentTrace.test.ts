@@ -4,7 +4,8 @@
 import { context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { type AgentSnapshot, type AgentTracing, ChatGeneratorError, ChatMessage, DeferredConfirmationStrategy, HookError, SnapshotError, type ToolCall } from "toolwright";
+import { ScriptedChatGenerator } from "toolwright/testing";
+import { Agent, type AgentSnapshot, type AgentTracing, ChatGeneratorError, ChatMessage, DeferredConfirmationStrategy, HookError, SnapshotError, type ToolCall } from "toolwright";
 import { openTelemetry } from "toolwright/otel";
 import { notesAgent, notesInput, rejectionOf } from "../helpers/notesAgent";
 
@@ -252,6 +253,20 @@ describe("Agent runs traced with openTelemetry()", () => {
 
       expect(tree(spans())).toEqual(["POST /chat", "  invoke_agent", "    chat scripted", "      http.request", "    execute_tool search", "      db.query", "    chat scripted"]);
       expect(trace.getActiveSpan()).toBeUndefined();
+    });
+
+    it("make an agent tool's sub-run a child of the caller's execute_tool span: one trace", async () => {
+      const { tracing, spans } = recorder();
+      const sub = new Agent({ name: "researcher", tracing, chatGenerator: new ScriptedChatGenerator([ChatMessage.fromAssistant("found it")]) });
+      const coordinator = new Agent({
+        name: "coordinator",
+        tracing,
+        chatGenerator: new ScriptedChatGenerator([ChatMessage.fromAssistant(undefined, { toolCalls: [call("c1", "research", { input: "find" })] }), ChatMessage.fromAssistant("done")]),
+        tools: [sub.asTool({ name: "research", description: "Researches." })],
+      });
+      await coordinator.run({ messages: [ChatMessage.fromUser("go")] });
+      expect(tree(spans())).toEqual(["invoke_agent coordinator", "  chat scripted", "  execute_tool research", "    invoke_agent researcher", "      chat scripted", "  chat scripted"]);
+      expect(new Set(spans().map((s) => s.spanContext().traceId)).size).toBe(1);
     });
 
     it("link the request that resumed a run, whose parent stays the paused run", async () => {
