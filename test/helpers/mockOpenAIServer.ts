@@ -17,9 +17,16 @@ export type RawEnding = "end" | "reset" | "stall";
 export type MockResponse =
   | { readonly kind: "json"; readonly body: unknown }
   | { readonly kind: "sse"; readonly chunks: readonly unknown[]; readonly hang?: boolean }
+  | { readonly kind: "events"; readonly events: readonly NamedEvent[]; readonly hang?: boolean }
   | { readonly kind: "error"; readonly status: number; readonly error: { message: string; type: string; code: string | null }; readonly headers?: Readonly<Record<string, string>> }
   | { readonly kind: "raw"; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string | Uint8Array; readonly ending: RawEnding }
   | { readonly kind: "hang" };
+
+/** A server-sent event with a name, as the Responses API streams them (`event: <name>`, then `data: <JSON>`). */
+export interface NamedEvent {
+  readonly event: string;
+  readonly data: unknown;
+}
 
 /** A tool call of a scripted reply; `arguments` is the raw JSON text the "model" sends. */
 export interface MockToolCall {
@@ -121,9 +128,12 @@ export function hangingReply(): MockResponse {
   return { kind: "hang" };
 }
 
+const scriptedPaths = new Set(["/v1/chat/completions", "/v1/responses"]);
+
 /**
- * A Chat Completions server on 127.0.0.1 for tests: `POST /v1/chat/completions` is answered from a
- * queue of scripted responses, and every request is recorded.
+ * An OpenAI server on 127.0.0.1 for tests: `POST /v1/chat/completions` (Chat Completions) and
+ * `POST /v1/responses` (the Responses API) are answered from one queue of scripted responses, and
+ * every request is recorded.
  */
 export class MockOpenAIServer {
   readonly requests: RecordedRequest[] = [];
@@ -143,7 +153,7 @@ export class MockOpenAIServer {
       }
       this.requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
       this.#waiters.splice(0).forEach((wake) => wake());
-      this.#answer(res, req.method === "POST" && req.url === "/v1/chat/completions" ? this.#queue.shift() : undefined);
+      this.#answer(res, req.method === "POST" && scriptedPaths.has(req.url ?? "") ? this.#queue.shift() : undefined);
     });
   });
 
@@ -206,6 +216,12 @@ export class MockOpenAIServer {
         res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
         for (const chunk of response.chunks) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
         if (!response.hang) res.end("data: [DONE]\n\n");
+        return;
+      case "events":
+        // The Responses API ends its stream after the last event, without `[DONE]`.
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+        for (const { event, data } of response.events) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+        if (!response.hang) res.end();
         return;
       case "hang":
         return;

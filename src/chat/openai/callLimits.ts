@@ -1,138 +1,14 @@
-import { AbortError } from "../../errors";
+import { CallLimits as ModelCallLimits, type CallLimitsOptions } from "../callLimits";
 import { providerFault } from "./toChatGeneratorError";
 
-/** The time limits of one OpenAI call, in milliseconds. */
-export interface CallLimitsOptions {
-  /** The whole call: every attempt, every wait before a retry, the response body or stream and the streaming callback. */
-  readonly deadlineMs: number;
-  /** The longest wait for the next stream chunk. */
-  readonly streamIdleTimeoutMs: number;
-}
+export type { CallLimitsOptions };
 
 /**
- * The abort scope of one OpenAI call. It aborts when the caller's signal aborts, when the deadline
- * passes or when a stream stays silent too long; every wait of the call goes through `wait`,
- * `waitForChunk` or `sleep`, so each ends at once with the abort's error, and every attempt's
- * signal (from `attemptSignal`) aborts with it. It adds one listener to the caller's signal and
- * arms one deadline timer; `settle()` removes both and aborts what is still in flight.
+ * The abort scope of one OpenAI call: src/chat/callLimits.ts (shared with the AI SDK generator),
+ * with its errors worded as OpenAI faults of `model`.
  */
-export class CallLimits {
-  readonly #model: string;
-  readonly #options: CallLimitsOptions;
-  readonly #callerSignal: AbortSignal | undefined;
-  readonly #deadlineAt: number;
-  readonly #deadlineTimer: NodeJS.Timeout;
-  readonly #attempts = new Set<AbortController>();
-  readonly #waiting = new Set<(error: Error) => void>();
-  #abortError: Error | undefined;
-  readonly #onCallerAbort = (): void => this.#abort(new AbortError("The model request was aborted.", { cause: this.#callerSignal?.reason }));
-
+export class CallLimits extends ModelCallLimits {
   constructor(model: string, callerSignal: AbortSignal | undefined, options: CallLimitsOptions) {
-    this.#model = model;
-    this.#options = options;
-    this.#callerSignal = callerSignal;
-    this.#deadlineAt = performance.now() + options.deadlineMs;
-    this.#deadlineTimer = setTimeout(
-      () => this.#abort(providerFault(model, `the call did not finish within deadlineMs (${options.deadlineMs} ms), so it was aborted; raise deadlineMs to allow longer calls.`)),
-      options.deadlineMs,
-    );
-    if (callerSignal?.aborted) this.#onCallerAbort();
-    else callerSignal?.addEventListener("abort", this.#onCallerAbort, { once: true });
-  }
-
-  /** Whether the call was aborted (by the caller, the deadline or the idle timeout). */
-  get aborted(): boolean {
-    return this.#abortError !== undefined;
-  }
-
-  /** Milliseconds left before the deadline. */
-  get remainingMs(): number {
-    return this.#deadlineAt - performance.now();
-  }
-
-  /** A signal for one attempt's request: it aborts when the call does. */
-  attemptSignal(): AbortSignal {
-    const controller = new AbortController();
-    if (this.#abortError) controller.abort(this.#abortError);
-    this.#attempts.add(controller);
-    return controller.signal;
-  }
-
-  /** Throws the abort's error once the call is aborted. */
-  throwIfAborted(): void {
-    if (this.#abortError) throw this.#abortError;
-  }
-
-  /** The error the call rejects with: the abort's error once the call is aborted, else `error`. */
-  errorFor(error: unknown): unknown {
-    return this.#abortError ?? error;
-  }
-
-  /** Settles with `promise`, or rejects with the abort's error as soon as the call aborts. */
-  wait<T>(promise: PromiseLike<T>): Promise<T> {
-    if (this.#abortError) {
-      promise.then(undefined, () => undefined);
-      return Promise.reject(this.#abortError);
-    }
-    return new Promise<T>((resolve, reject) => {
-      this.#waiting.add(reject);
-      promise.then(
-        (value) => {
-          this.#waiting.delete(reject);
-          resolve(value);
-        },
-        (error: unknown) => {
-          this.#waiting.delete(reject);
-          reject(error);
-        },
-      );
-    });
-  }
-
-  /** Like `wait`, and aborts the call when `promise` takes longer than the stream idle timeout. */
-  async waitForChunk<T>(promise: PromiseLike<T>): Promise<T> {
-    const ms = this.#options.streamIdleTimeoutMs;
-    const timer = setTimeout(
-      () =>
-        this.#abort(
-          providerFault(
-            this.#model,
-            `the stream sent nothing for streamIdleTimeoutMs (${ms} ms), so it was aborted; raise streamIdleTimeoutMs if the model pauses longer, as reasoning models do before their first token.`,
-          ),
-        ),
-      ms,
-    );
-    try {
-      return await this.wait(promise);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** Waits `ms`, ending at once (and clearing its timer) when the call aborts. */
-  async sleep(ms: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await this.wait(new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))));
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** Ends the call: clears the deadline, removes the listener on the caller's signal and aborts any request still in flight. */
-  settle(): void {
-    clearTimeout(this.#deadlineTimer);
-    this.#callerSignal?.removeEventListener("abort", this.#onCallerAbort);
-    for (const attempt of this.#attempts) attempt.abort();
-    this.#attempts.clear();
-  }
-
-  #abort(error: Error): void {
-    if (this.#abortError) return;
-    this.#abortError = error;
-    clearTimeout(this.#deadlineTimer);
-    for (const attempt of this.#attempts) attempt.abort(error);
-    for (const reject of this.#waiting) reject(error);
-    this.#waiting.clear();
+    super((detail) => providerFault(model, detail), callerSignal, options);
   }
 }

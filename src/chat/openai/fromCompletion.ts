@@ -1,9 +1,8 @@
 import type { ChatGeneratorResponse } from "../chatGenerator";
+import { completionSchema } from "./completionSchemas";
 import { assistantReply, toUsage } from "./openaiConverter";
-import { completionSchema, readProviderValue } from "./responseSchemas";
+import { readProviderBody } from "./readProviderValue";
 import { providerFault } from "./toChatGeneratorError";
-
-const endpointHint = "check that baseURL points at an OpenAI-compatible /v1 endpoint.";
 
 /**
  * Builds the response of a non-streaming call from the body the SDK returned (parsed JSON, the
@@ -11,12 +10,7 @@ const endpointHint = "check that baseURL points at an OpenAI-compatible /v1 endp
  * chat completion, has no choices, or has a choice without a message.
  */
 export function fromCompletion(body: unknown, model: string): ChatGeneratorResponse {
-  if (body === null || body === undefined || body === "") throw providerFault(model, `the response body is empty; ${endpointHint}`);
-  if (typeof body === "string") {
-    const start = JSON.stringify(body.slice(0, 40)) + (body.length > 40 ? "..." : "");
-    throw providerFault(model, `the response is not JSON (it starts with ${start}); ${endpointHint}`);
-  }
-  const completion = readProviderValue(completionSchema, body, model, "the response");
+  const completion = readProviderBody(completionSchema, body, model, "Chat Completions");
   const choices = (completion.choices ?? []).map((choice, position) => ({ ...choice, index: choice.index ?? position })).sort((a, b) => a.index - b.index);
   if (choices.length === 0) throw providerFault(model, "the model answered with no choices, so there is no reply to use.");
   const usage = toUsage(completion.usage);

@@ -1,3 +1,6 @@
 export { OpenAIChatGenerator } from "./openaiChatGenerator";
 export type { OpenAIChatGeneratorOptions } from "./openaiChatGenerator";
+export { OpenAIResponsesChatGenerator } from "./openaiResponsesChatGenerator";
+export type { OpenAIResponsesChatGeneratorOptions } from "./openaiResponsesChatGenerator";
+export type { OpenAIConnectionOptions } from "./openaiConnection";
 export { toStrictSchema } from "./strictSchema";

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type OpenAI from "openai";
-import type { ToolSpec, TokenUsage } from "../chatGenerator";
-import { nestingDepthExceeds } from "../../util/jsonShape";
-import { limits } from "../../util/limits";
+import type { ResponseFormat, ToolSpec, TokenUsage } from "../chatGenerator";
 import { ChatMessage, type ToolCall } from "../chatMessage";
-import type { ProviderUsage } from "./responseSchemas";
+import { parseToolArguments } from "../toolArguments";
+import type { ProviderUsage } from "./completionSchemas";
 import { toStrictSchema } from "./strictSchema";
 
 type MessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -34,7 +33,7 @@ export function toOpenAIMessages(messages: readonly ChatMessage[]): MessageParam
       }
       case "tool":
         for (const result of message.toolCallResults) {
-          out.push({ role: "tool", tool_call_id: requireId(result.origin, `messages[${index}] is the result of a call`), content: result.result });
+          out.push({ role: "tool", tool_call_id: requireCallId(result.origin, `messages[${index}] is the result of a call`, "Chat Completions API"), content: result.result });
         }
         break;
     }
@@ -44,67 +43,81 @@ export function toOpenAIMessages(messages: readonly ChatMessage[]): MessageParam
 
 function toOpenAIToolCall(call: ToolCall, messageIndex: number, callIndex: number): OpenAI.Chat.Completions.ChatCompletionMessageToolCall {
   const args = typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
-  return { id: requireId(call, `messages[${messageIndex}].toolCalls[${callIndex}] is a call`), type: "function", function: { name: call.toolName, arguments: args } };
+  return { id: requireCallId(call, `messages[${messageIndex}].toolCalls[${callIndex}] is a call`, "Chat Completions API"), type: "function", function: { name: call.toolName, arguments: args } };
 }
 
-function requireId(call: ToolCall, subject: string): string {
+/** The call's id, which `api` needs to pair the call with its result; a call without one is a TypeError. */
+export function requireCallId(call: ToolCall, subject: string, api: string): string {
   if (call.id) return call.id;
-  throw new TypeError(`${subject} to '${call.toolName}' without an id; the Chat Completions API pairs tool results with calls by id, so give every ToolCall an id.`);
+  throw new TypeError(`${subject} to '${call.toolName}' without an id; the ${api} pairs tool results with calls by id, so give every ToolCall an id.`);
 }
+
+// Moved to src/chat so that other generators share it; re-exported for existing imports.
+export { parseToolArguments };
 
 /** Converts tool specs: with `strict`, a strict-compatible schema is sent in strict form. */
 export function toOpenAITools(tools: readonly ToolSpec[], strict: boolean): ToolParam[] {
   return tools.map((tool) => {
-    const useStrict = strict && tool.strict;
-    return {
-      type: "function",
-      function: {
-        name: tool.name,
-        description: tool.description,
-        parameters: (useStrict ? toStrictSchema(tool.parameters) : tool.parameters) as Record<string, unknown>,
-        ...(useStrict && { strict: true }),
-      },
-    };
+    const { parameters, strict: useStrict } = toolParameters(tool, strict);
+    return { type: "function", function: { name: tool.name, description: tool.description, parameters, ...(useStrict && { strict: true }) } };
   });
 }
 
 /**
- * Parses a tool call's arguments. Text that is not valid JSON, not an object, or nested deeper than
- * `limits.maxArgumentDepth` is kept as the raw string, so the tool-calling step can tell the model
- * exactly what was wrong (never a silent drop, never a stack overflow). Empty text counts as `{}`
- * (some servers send it for calls without arguments).
+ * A tool's parameter schema as sent: with `strict` (the generator's `toolsStrict`) and a
+ * strict-compatible schema, its strict form and `strict: true`; else the schema as it is.
  */
-export function parseToolArguments(text: string): Record<string, unknown> | string {
-  if (text.trim() === "") return {};
-  try {
-    const parsed: unknown = JSON.parse(text);
-    const isObject = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
-    return isObject && !nestingDepthExceeds(parsed, limits.maxArgumentDepth) ? (parsed as Record<string, unknown>) : text;
-  } catch {
-    return text;
-  }
+export function toolParameters(tool: ToolSpec, strict: boolean): { parameters: Record<string, unknown>; strict: boolean } {
+  const useStrict = strict && tool.strict;
+  return { parameters: (useStrict ? toStrictSchema(tool.parameters) : tool.parameters) as Record<string, unknown>, strict: useStrict };
 }
 
-/** The message meta toolwright records for a reply. */
-export interface ReplyMeta {
-  readonly model?: string;
-  readonly index: number;
-  readonly finishReason?: string;
-  readonly usage?: TokenUsage;
-  readonly refusal?: string;
+/** The run's answer shape as Chat Completions' `response_format`. */
+export function toResponseFormat(format: ResponseFormat): OpenAI.ResponseFormatJSONSchema {
+  return { type: "json_schema", json_schema: jsonSchemaFormat(format) };
+}
+
+/** The fields both OpenAI APIs take for a JSON Schema answer format: name, schema, strict and the description when there is one. */
+export function jsonSchemaFormat(format: ResponseFormat): { name: string; schema: Record<string, unknown>; strict: boolean; description?: string } {
+  return {
+    name: format.name,
+    ...(format.description !== undefined && { description: format.description }),
+    schema: format.schema as Record<string, unknown>,
+    strict: format.strict,
+  };
+}
+
+/** The message meta toolwright records for a reply (model, finish reason, usage, …); undefined values are left out. */
+export type ReplyMeta = Readonly<Record<string, unknown>>;
+
+/** What a reply is made of, as read from the provider. */
+export interface ReplyParts {
+  readonly content: string | null;
+  readonly refusal: string | null;
+  readonly toolCalls: ReadonlyArray<{ readonly id?: string; readonly name: string; readonly arguments: string }>;
 }
 
 /**
- * Builds the ChatMessage of one choice; a refusal becomes the text (and `meta.refusal`), so it is
+ * Builds the ChatMessage of one reply; a refusal becomes the text (and `meta.refusal`), so it is
  * visible. Empty content counts as no text, as it does when streamed (a stream sends no empty delta).
  */
-export function assistantReply(parts: { content: string | null; refusal: string | null; toolCalls: Array<{ id?: string; name: string; arguments: string }> }, meta: ReplyMeta): ChatMessage {
+export function assistantReply(parts: ReplyParts, meta: ReplyMeta): ChatMessage {
   const text = parts.content || parts.refusal || undefined;
-  // Chat Completions pairs results with calls by id; a server that leaves it out gets one made up,
-  // so the next request does not fail on the call.
-  const toolCalls: ToolCall[] = parts.toolCalls.map((call) => ({ id: call.id || `call_${randomUUID()}`, toolName: call.name, arguments: parseToolArguments(call.arguments) }));
-  const cleanMeta = Object.fromEntries(Object.entries({ ...meta, refusal: parts.refusal ?? undefined }).filter(([, v]) => v !== undefined));
-  return ChatMessage.fromAssistant(text, { toolCalls, meta: cleanMeta });
+  return ChatMessage.fromAssistant(text, { toolCalls: parts.toolCalls.map(toToolCall), meta: replyMeta(meta, parts.refusal) });
+}
+
+/**
+ * A provider's tool call as a ToolCall, its arguments parsed (see parseToolArguments). Both OpenAI
+ * APIs pair results with calls by id; a call without one gets one made up, so that the next
+ * request does not fail on it.
+ */
+export function toToolCall(call: { readonly id?: string; readonly name: string; readonly arguments: string }): ToolCall {
+  return { id: call.id || `call_${randomUUID()}`, toolName: call.name, arguments: parseToolArguments(call.arguments) };
+}
+
+/** A reply's meta: `meta` and the refusal, if any, without the fields that are undefined. */
+export function replyMeta(meta: ReplyMeta, refusal?: string | null): Record<string, unknown> {
+  return Object.fromEntries(Object.entries({ ...meta, refusal: refusal ?? undefined }).filter(([, v]) => v !== undefined));
 }
 
 /** Converts the provider's usage object, keeping only the counts it reported. */

@@ -1,9 +1,11 @@
 import type { ChatGeneratorResponse } from "../chatGenerator";
-import type { StreamingCallback, StreamingChunk } from "../streaming";
+import type { StreamingCallback } from "../streaming";
 import type { CallLimits } from "./callLimits";
+import { chunkSchema, type ProviderUsage } from "./completionSchemas";
 import { assistantReply, toUsage } from "./openaiConverter";
-import { chunkSchema, type ProviderUsage, readProviderValue } from "./responseSchemas";
-import { type ProviderCall, providerFault, toChatGeneratorError } from "./toChatGeneratorError";
+import { readProviderValue } from "./readProviderValue";
+import { readStream, streamEmitter } from "./readStream";
+import { type ProviderCall, providerFault } from "./toChatGeneratorError";
 
 interface ChoiceState {
   content: string | null;
@@ -21,59 +23,46 @@ interface ChoiceState {
  */
 export async function collectStream(stream: AsyncIterable<unknown>, callback: StreamingCallback, limits: CallLimits, call: ProviderCall): Promise<ChatGeneratorResponse> {
   const { model } = call;
-  const emit = async (chunk: StreamingChunk): Promise<void> => {
-    limits.throwIfAborted();
-    const pending = callback(chunk);
-    if (pending) await limits.wait(pending);
-  };
+  const emit = streamEmitter(callback, limits);
   const choices = new Map<number, ChoiceState>();
   let responseModel: string | undefined;
   let usage: ProviderUsage = undefined;
-  const iterator = stream[Symbol.asyncIterator]();
-  try {
-    for (let eventNumber = 1; ; eventNumber++) {
-      const next = await limits.waitForChunk(iterator.next()).catch((error: unknown) => {
-        throw toChatGeneratorError(error, call, "stream");
-      });
-      if (next.done) break;
-      const chunk = readProviderValue(chunkSchema, next.value, model, `stream chunk ${eventNumber}`);
-      responseModel ??= chunk.model ?? undefined;
-      if (chunk.usage) usage = chunk.usage;
-      for (const choice of chunk.choices ?? []) {
-        const index = choice.index ?? 0;
-        let state = choices.get(index);
-        if (!state) {
-          state = { content: null, refusal: null, toolCalls: new Map() };
-          choices.set(index, state);
-        }
-        const delta = choice.delta ?? {};
-        if (delta.content) {
-          state.content = (state.content ?? "") + delta.content;
-          await emit({ type: "text", delta: delta.content });
-        }
-        if (delta.refusal) state.refusal = (state.refusal ?? "") + delta.refusal;
-        for (const [position, part] of (delta.tool_calls ?? []).entries()) {
-          const callIndex = part.index ?? position;
-          const toolCall = state.toolCalls.get(callIndex) ?? { name: "", arguments: "" };
-          if (part.id) toolCall.id = part.id;
-          if (part.function?.name) toolCall.name = mergeToolName(toolCall.name, part.function.name);
-          const argumentsDelta = part.function?.arguments ?? "";
-          toolCall.arguments += argumentsDelta;
-          state.toolCalls.set(callIndex, toolCall);
-          await emit({
-            type: "toolCallDelta",
-            index: callIndex,
-            ...(part.id && { id: part.id }),
-            ...(part.function?.name && { toolName: part.function.name }),
-            argumentsDelta,
-          });
-        }
-        if (choice.finish_reason) state.finishReason = choice.finish_reason;
+  let eventNumber = 0;
+  for await (const event of readStream(stream, limits, call)) {
+    const chunk = readProviderValue(chunkSchema, event, model, `stream chunk ${++eventNumber}`, "Chat Completions");
+    responseModel ??= chunk.model ?? undefined;
+    if (chunk.usage) usage = chunk.usage;
+    for (const choice of chunk.choices ?? []) {
+      const index = choice.index ?? 0;
+      let state = choices.get(index);
+      if (!state) {
+        state = { content: null, refusal: null, toolCalls: new Map() };
+        choices.set(index, state);
       }
+      const delta = choice.delta ?? {};
+      if (delta.content) {
+        state.content = (state.content ?? "") + delta.content;
+        await emit({ type: "text", delta: delta.content });
+      }
+      if (delta.refusal) state.refusal = (state.refusal ?? "") + delta.refusal;
+      for (const [position, part] of (delta.tool_calls ?? []).entries()) {
+        const callIndex = part.index ?? position;
+        const toolCall = state.toolCalls.get(callIndex) ?? { name: "", arguments: "" };
+        if (part.id) toolCall.id = part.id;
+        if (part.function?.name) toolCall.name = mergeToolName(toolCall.name, part.function.name);
+        const argumentsDelta = part.function?.arguments ?? "";
+        toolCall.arguments += argumentsDelta;
+        state.toolCalls.set(callIndex, toolCall);
+        await emit({
+          type: "toolCallDelta",
+          index: callIndex,
+          ...(part.id && { id: part.id }),
+          ...(part.function?.name && { toolName: part.function.name }),
+          argumentsDelta,
+        });
+      }
+      if (choice.finish_reason) state.finishReason = choice.finish_reason;
     }
-  } finally {
-    // Lets the SDK release the response when the loop ended early; it is aborted by then.
-    iterator.return?.().then(undefined, () => undefined);
   }
   const ordered = [...choices.entries()].sort(([a], [b]) => a - b);
   if (ordered.length === 0) throw providerFault(model, "the model answered with no choices, so there is no reply to use.");

@@ -1,54 +1,25 @@
 import { createServer } from "node:net";
 import OpenAI from "openai";
-import { AbortError, ChatGeneratorError, ChatMessage, ConfigurationError, type StreamingChunk, Tool, type ToolSpec } from "toolwright";
+import { AbortError, ChatGeneratorError, ChatMessage, ConfigurationError, type StreamingChunk } from "toolwright";
 import { OpenAIChatGenerator, type OpenAIChatGeneratorOptions } from "toolwright/openai";
 import { errorReply, hangingReply, jsonReply, type MockReply, sseReply } from "../../helpers/mockOpenAIServer";
-import { generatorOn, rejectionOf, request, useMockServer } from "./openaiTestKit";
+import { describeOpenAIContract } from "./generatorContract";
+import { generatorOn, rejectionOf, request, specOf, tagTool, thrownBy, useMockServer, weatherStrictParameters, weatherTool } from "./openaiTestKit";
 
 const server = useMockServer();
+
+describeOpenAIContract(server, { name: "OpenAIChatGenerator", generator: (options) => generatorOn(server, options), json: jsonReply, hangingStream: (reply) => sseReply(reply, { hang: true }) });
 
 function generator(options: Partial<OpenAIChatGeneratorOptions> = {}): OpenAIChatGenerator {
   return generatorOn(server, options);
 }
-
-function specOf(tool: Tool): ToolSpec {
-  return { name: tool.name, description: tool.description, parameters: tool.parameters, strict: tool.strictCompatibility.compatible };
-}
-
-function thrownBy(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected the function to throw");
-}
-
-const weatherTool = new Tool({
-  name: "get_weather",
-  description: "Current weather of a city.",
-  parameters: { type: "object", properties: { city: { type: "string", minLength: 1 }, units: { type: "string", enum: ["C", "F"] } }, required: ["city"] },
-  function: () => "Sunny",
-});
-
-const tagTool = new Tool({
-  name: "tag_ticket",
-  description: "Set tags on a ticket.",
-  parameters: { type: "object", properties: { labels: { type: "object", additionalProperties: { type: "string" } } }, required: ["labels"] },
-  function: () => "tagged",
-});
 
 const weatherStrict = {
   type: "function",
   function: {
     name: "get_weather",
     description: "Current weather of a city.",
-    parameters: {
-      type: "object",
-      properties: { city: { type: "string" }, units: { type: ["string", "null"], enum: ["C", "F", null] } },
-      required: ["city", "units"],
-      additionalProperties: false,
-    },
+    parameters: weatherStrictParameters,
     strict: true,
   },
 };
@@ -150,6 +121,33 @@ describe("OpenAIChatGenerator", () => {
       expect(rest).toEqual({ model: "test-model", stream: false, temperature: 0 });
     });
 
+    it("sends the request's responseFormat as response_format, in place of one in generationKwargs", async () => {
+      server.enqueue(jsonReply({ text: '{"city":"Paris","sunny":true}' }));
+      const schema = { type: "object", properties: { city: { type: "string" }, sunny: { type: "boolean" } }, required: ["city", "sunny"], additionalProperties: false };
+      const responseFormat = { type: "json_schema", name: "weather_answer", schema, strict: true } as const;
+
+      await generator({ generationKwargs: { response_format: { type: "json_object" } } }).run(request({ responseFormat }));
+
+      expect(server.requests[0]!.body.response_format).toEqual({ type: "json_schema", json_schema: { name: "weather_answer", schema, strict: true } });
+    });
+
+    it("sends a responseFormat's description, and strict: false for a schema that is not strict-compatible", async () => {
+      server.enqueue(jsonReply({ text: "{}" }));
+      const schema = { type: "object", properties: { tags: { type: "object", additionalProperties: { type: "string" } } } };
+
+      await generator().run(request({ responseFormat: { type: "json_schema", name: "tags", description: "The ticket's tags.", schema, strict: false } }));
+
+      expect(server.requests[0]!.body.response_format).toEqual({ type: "json_schema", json_schema: { name: "tags", description: "The ticket's tags.", schema, strict: false } });
+    });
+
+    it("sends generationKwargs' response_format as it is without a responseFormat", async () => {
+      server.enqueue(jsonReply({ text: "{}" }));
+
+      await generator({ generationKwargs: { response_format: { type: "json_object" } } }).run(request());
+
+      expect(server.requests[0]!.body.response_format).toEqual({ type: "json_object" });
+    });
+
     it("does not let generationKwargs replace the model, the messages or the stream flag", async () => {
       server.enqueue(jsonReply({ text: "ok" }));
 
@@ -175,31 +173,6 @@ describe("OpenAIChatGenerator", () => {
       });
     });
 
-    it("returns several tool calls with their ids and parsed arguments", async () => {
-      server.enqueue(jsonReply(twoCalls));
-
-      const response = await generator().run(request());
-
-      expect(response.replies).toHaveLength(1);
-      expect(response.replies[0]!.text).toBeUndefined();
-      expect(response.replies[0]!.toolCalls).toEqual([
-        { id: "call_w", toolName: "get_weather", arguments: { city: "Paris", units: "C" } },
-        { id: "call_t", toolName: "get_time", arguments: { city: "Paris", zone: { dst: true } } },
-      ]);
-      expect(response.meta?.finishReason).toBe("tool_calls");
-    });
-
-    it("keeps tool-call arguments that are not valid JSON as the raw string", async () => {
-      server.enqueue(jsonReply({ toolCalls: [{ id: "call_1", name: "get_weather", arguments: '{"city": "Par' }, { id: "call_2", name: "get_time", arguments: "" }] }));
-
-      const response = await generator().run(request());
-
-      expect(response.replies[0]!.toolCalls).toEqual([
-        { id: "call_1", toolName: "get_weather", arguments: '{"city": "Par' },
-        { id: "call_2", toolName: "get_time", arguments: {} },
-      ]);
-    });
-
     it("reports finish_reason length in the response and message meta", async () => {
       server.enqueue(jsonReply({ text: "It is sun", finishReason: "length" }));
 
@@ -210,14 +183,6 @@ describe("OpenAIChatGenerator", () => {
       expect(response.replies[0]!.text).toBe("It is sun");
     });
 
-    it("makes a refusal visible as the text and in meta.refusal", async () => {
-      server.enqueue(jsonReply({ refusal: "I can't help with that." }));
-
-      const response = await generator().run(request());
-
-      expect(response.replies[0]!.text).toBe("I can't help with that.");
-      expect(response.replies[0]!.meta).toEqual({ model: "mock-model-1", index: 0, finishReason: "stop", refusal: "I can't help with that." });
-    });
   });
 
   describe("streaming", () => {
@@ -344,36 +309,6 @@ describe("OpenAIChatGenerator", () => {
       expect(server.requests[1]!.body).toEqual(server.requests[0]!.body);
     });
 
-    it("rejects with ChatGeneratorError when 429s outlast maxRetries", async () => {
-      const message = "Rate limit reached for test-model on tokens per min. Please try again in 1ms.";
-      server.enqueue(...[1, 2, 3].map(() => errorReply(429, message, "tokens", "rate_limit_exceeded")));
-
-      const error = await rejectionOf(generator({ maxRetries: 2 }).run(request()));
-
-      expect(server.requests).toHaveLength(3);
-      expect(error).toBeInstanceOf(ChatGeneratorError);
-      expect(error.name).toBe("ChatGeneratorError");
-      expect(error.message).toBe(`OpenAI request for model 'test-model' failed with status 429: ${message}`);
-      expect((error as ChatGeneratorError).status).toBe(429);
-      expect((error as ChatGeneratorError).providerMessage).toBe(message);
-      expect(error.cause).toBeInstanceOf(OpenAI.RateLimitError);
-      expect((error.cause as InstanceType<typeof OpenAI.APIError>).code).toBe("rate_limit_exceeded");
-    });
-
-    it("rejects a 401 at once with ChatGeneratorError carrying the provider's message", async () => {
-      const message = "Incorrect API key provided: test-key. You can find your API key at https://platform.openai.com/account/api-keys.";
-      server.enqueue(errorReply(401, message, "invalid_request_error", "invalid_api_key"));
-
-      const error = await rejectionOf(generator({ maxRetries: 2 }).run(request()));
-
-      expect(server.requests).toHaveLength(1);
-      expect(error).toBeInstanceOf(ChatGeneratorError);
-      expect(error.message).toBe(`OpenAI request for model 'test-model' failed with status 401: ${message}`);
-      expect((error as ChatGeneratorError).status).toBe(401);
-      expect((error as ChatGeneratorError).providerMessage).toBe(message);
-      expect(error.cause).toBeInstanceOf(OpenAI.AuthenticationError);
-    });
-
     it("rejects with ChatGeneratorError when a stream carries an error event", async () => {
       server.enqueue({ kind: "sse", chunks: [{ error: { message: "The model overloaded mid-stream.", type: "server_error", code: null } }] });
 
@@ -428,21 +363,6 @@ describe("OpenAIChatGenerator", () => {
       expect(server.requests).toHaveLength(0);
     });
 
-    it("rejects with an AbortError, and sends no finish chunk, when the signal aborts during a stream", async () => {
-      server.enqueue(sseReply({ text: "It is sunny in Paris." }, { hang: true }));
-      const controller = new AbortController();
-      const chunks: StreamingChunk[] = [];
-      const streamingCallback = (chunk: StreamingChunk) => {
-        chunks.push(chunk);
-        if (chunk.type === "text") controller.abort();
-      };
-
-      const error = await rejectionOf(generator().run(request({ signal: controller.signal, streamingCallback })));
-
-      expect(error).toBeInstanceOf(AbortError);
-      expect(error.message).toBe("The model request was aborted.");
-      expect(chunks.some((chunk) => chunk.type === "finish")).toBe(false);
-    });
   });
 
   describe("configuration", () => {

@@ -1,17 +1,9 @@
 import { ChatMessage, type ToolCall, type ToolSpec } from "toolwright";
 import { assistantReply, parseToolArguments, toOpenAIMessages, toOpenAITools, toUsage } from "../../../src/chat/openai/openaiConverter";
+import { thrownBy } from "./openaiTestKit";
 
 const weatherCall: ToolCall = { id: "call_w", toolName: "get_weather", arguments: { city: "Paris", units: { temp: "C" } } };
 const timeCall: ToolCall = { id: "call_t", toolName: "get_time", arguments: { city: "Paris" } };
-
-function thrownBy(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected the function to throw");
-}
 
 describe("toOpenAIMessages", () => {
   it("converts system and user messages, with their names", () => {

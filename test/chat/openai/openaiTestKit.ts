@@ -1,5 +1,5 @@
-import { type ChatGeneratorRequest, ChatMessage } from "toolwright";
-import { OpenAIChatGenerator, type OpenAIChatGeneratorOptions } from "toolwright/openai";
+import { type ChatGeneratorRequest, ChatMessage, Tool, type ToolSpec } from "toolwright";
+import { OpenAIChatGenerator, type OpenAIChatGeneratorOptions, OpenAIResponsesChatGenerator, type OpenAIResponsesChatGeneratorOptions } from "toolwright/openai";
 import { MockOpenAIServer } from "../../helpers/mockOpenAIServer";
 
 import { rejectionOf } from "../../helpers/notesAgent";
@@ -18,6 +18,11 @@ export function useMockServer(): MockOpenAIServer {
 /** A generator for model `test-model` on `server`, without retries unless the options say so. */
 export function generatorOn(server: MockOpenAIServer, options: Partial<OpenAIChatGeneratorOptions> = {}): OpenAIChatGenerator {
   return new OpenAIChatGenerator({ model: "test-model", apiKey: "test-key", baseURL: server.baseURL, maxRetries: 0, ...options });
+}
+
+/** A Responses API generator for model `test-model` on `server`, without retries unless the options say so. */
+export function responsesGeneratorOn(server: MockOpenAIServer, options: Partial<OpenAIResponsesChatGeneratorOptions> = {}): OpenAIResponsesChatGenerator {
+  return new OpenAIResponsesChatGenerator({ model: "test-model", apiKey: "test-key", baseURL: server.baseURL, maxRetries: 0, ...options });
 }
 
 /** A one-message request without tools. */
@@ -41,3 +46,42 @@ export function chunk(delta: object, finishReason: string | null = null): string
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** The spec a generator receives for `tool`. */
+export function specOf(tool: Tool): ToolSpec {
+  return { name: tool.name, description: tool.description, parameters: tool.parameters, strict: tool.strictCompatibility.compatible };
+}
+
+/** The error `fn` throws. */
+export function thrownBy(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected the function to throw");
+}
+
+/** A strict-compatible tool: its strict form makes `units` required and nullable, and drops `minLength`. */
+export const weatherTool = new Tool({
+  name: "get_weather",
+  description: "Current weather of a city.",
+  parameters: { type: "object", properties: { city: { type: "string", minLength: 1 }, units: { type: "string", enum: ["C", "F"] } }, required: ["city"] },
+  function: () => "Sunny",
+});
+
+/** `weatherTool`'s parameters in strict form, as a generator with `toolsStrict` sends them. */
+export const weatherStrictParameters = {
+  type: "object",
+  properties: { city: { type: "string" }, units: { type: ["string", "null"], enum: ["C", "F", null] } },
+  required: ["city", "units"],
+  additionalProperties: false,
+};
+
+/** A tool whose schema is not strict-compatible (a map of labels). */
+export const tagTool = new Tool({
+  name: "tag_ticket",
+  description: "Set tags on a ticket.",
+  parameters: { type: "object", properties: { labels: { type: "object", additionalProperties: { type: "string" } } }, required: ["labels"] },
+  function: () => "tagged",
+});

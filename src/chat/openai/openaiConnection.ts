@@ -1,0 +1,162 @@
+import OpenAI from "openai";
+import { ConfigurationError } from "../../errors";
+import { describeKind } from "../../util/describeValue";
+import { CallLimits, type CallLimitsOptions } from "./callLimits";
+import { type RetryOptions, sendWithRetries } from "./retryPolicy";
+import { type ProviderCall, toChatGeneratorError } from "./toChatGeneratorError";
+
+/** The options both OpenAI generators take: the model, the connection, retries and time limits. */
+export interface OpenAIConnectionOptions {
+  /** The model, e.g. `gpt-4o-mini`, or the name an OpenAI-compatible server knows. */
+  model: string;
+  /** Default: `OPENAI_API_KEY`. Not needed for a local server given by `baseURL`/`OPENAI_BASE_URL`. */
+  apiKey?: string;
+  /** An OpenAI-compatible endpoint (Ollama, vLLM, LM Studio, Azure, …). Default: `OPENAI_BASE_URL`, else OpenAI. */
+  baseURL?: string;
+  /** The `OpenAI-Organization` header. */
+  organization?: string;
+  /** Options for every request (temperature, max tokens, …); per-run ones win. */
+  generationKwargs?: Record<string, unknown>;
+  /** How long one attempt waits for the response headers, in ms (the SDK's option; its default is 600000). */
+  timeout?: number;
+  /**
+   * How often a failed request is retried: connection errors and timeouts, and statuses 408, 409,
+   * 429 and 5xx, unless the server's `x-should-retry` header says otherwise (the SDK's rules; a
+   * stream is never retried once it has started). Default: the given client's `maxRetries`, else 2.
+   */
+  maxRetries?: number;
+  /**
+   * The longest wait before a retry, in ms. The server's `retry-after-ms` or `retry-after` is
+   * honoured up to this, else the wait backs off from 0.5 s to 8 s. Default 60000: a rate limit's
+   * retry-after is rarely longer than its one-minute window, and a `retry-after: 3600` (from a
+   * proxy or a hostile server) must not park an agent for an hour.
+   */
+  maxRetryDelayMs?: number;
+  /**
+   * The whole call's limit, in ms: every attempt, every wait before a retry, the response body or
+   * the entire stream, and the streaming callback. When it passes, the request is aborted and the
+   * call rejects with a ChatGeneratorError. Default 600000 (10 minutes, the SDK's own timeout).
+   */
+  deadlineMs?: number;
+  /**
+   * The longest silence of a stream, in ms: the wait for each chunk, the first one included (time
+   * spent in the streaming callback does not count). When it passes, the request is aborted and
+   * the call rejects with a ChatGeneratorError. Default 300000 (5 minutes): reasoning models (o3,
+   * gpt-5 at high effort, DeepSeek-R1 behind some servers) can think silently for minutes before
+   * their first token, and some servers send an empty first chunk before that silence, so a
+   * shorter default would cut off long but healthy thinking; lower it for fast models to notice
+   * a stalled stream sooner.
+   */
+  streamIdleTimeoutMs?: number;
+  /** Send strict-compatible tool schemas in strict mode. Default true. */
+  toolsStrict?: boolean;
+  /** A ready `OpenAI` client; `apiKey`, `baseURL`, `organization` and `timeout` are then ignored. */
+  client?: OpenAI;
+}
+
+/** The options of one attempt, as the SDK's request methods take them: its own retries off. */
+export interface AttemptOptions {
+  readonly signal: AbortSignal;
+  readonly maxRetries: 0;
+  readonly headers: Record<string, string>;
+}
+
+/** One model call in progress: its limits, and `send` for its requests. */
+export interface OpenAICall {
+  readonly limits: CallLimits;
+  readonly provider: ProviderCall;
+  /**
+   * Sends a request made by `create` with toolwright's retry policy (the SDK's retries are off:
+   * its waits cannot be cut short by an abort, nor capped); a failure is a ChatGeneratorError.
+   */
+  send<T>(create: (options: AttemptOptions) => PromiseLike<T>): Promise<T>;
+}
+
+/**
+ * What the OpenAI generators share, checked once when one is built: the client, the model, the
+ * generation options, the retry policy and the time limits of every call.
+ */
+export class OpenAIConnection {
+  readonly model: string;
+  readonly client: OpenAI;
+  readonly generationKwargs: Readonly<Record<string, unknown>>;
+  readonly toolsStrict: boolean;
+  readonly #retry: RetryOptions;
+  readonly #limits: CallLimitsOptions;
+
+  /** `subject` is the generator's class name and `exampleModel` a model it suits, for the messages of a bad option. */
+  constructor(subject: string, options: OpenAIConnectionOptions, exampleModel: string) {
+    if (typeof options !== "object" || options === null || typeof options.model !== "string" || options.model === "") {
+      throw new ConfigurationError(subject, `${subject} needs a model name, e.g. new ${subject}({ model: "${exampleModel}" }), got ${describeKind(options?.model)}.`);
+    }
+    checkMilliseconds(subject, options, "timeout", 600_000);
+    this.model = options.model;
+    this.generationKwargs = { ...(options.generationKwargs ?? {}) };
+    this.toolsStrict = options.toolsStrict ?? true;
+    this.#retry = {
+      maxRetries: checkRetries(subject, options.maxRetries ?? options.client?.maxRetries ?? 2),
+      maxRetryDelayMs: checkMilliseconds(subject, options, "maxRetryDelayMs", 60_000, true),
+    };
+    this.#limits = { deadlineMs: checkMilliseconds(subject, options, "deadlineMs", 600_000), streamIdleTimeoutMs: checkMilliseconds(subject, options, "streamIdleTimeoutMs", 300_000) };
+    this.client = options.client ?? createClient(subject, options);
+  }
+
+  /**
+   * Runs one model call: `work` sends its requests through the call it is given, under the call's
+   * limits (the caller's `signal`, the deadline, the stream idle timeout). Rejects with the abort's
+   * error once the call has aborted, else with what `work` threw.
+   */
+  async call<T>(signal: AbortSignal | undefined, work: (call: OpenAICall) => Promise<T>): Promise<T> {
+    const provider: ProviderCall = { model: this.model, timeoutMs: this.client.timeout };
+    const limits = new CallLimits(this.model, signal, this.#limits);
+    const retry = this.#retry;
+    const send = async <R>(create: (options: AttemptOptions) => PromiseLike<R>): Promise<R> => {
+      try {
+        return await sendWithRetries((attemptSignal, attempt) => create({ signal: attemptSignal, maxRetries: 0, headers: { "x-stainless-retry-count": String(attempt) } }), limits, retry);
+      } catch (error) {
+        throw toChatGeneratorError(error, provider, "body");
+      }
+    };
+    try {
+      return await work({ limits, provider, send });
+    } catch (error) {
+      throw limits.errorFor(error);
+    } finally {
+      limits.settle();
+    }
+  }
+}
+
+function createClient(subject: string, options: OpenAIConnectionOptions): OpenAI {
+  const baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL;
+  const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY ?? (baseURL ? "not-needed" : undefined);
+  if (!apiKey) {
+    throw new ConfigurationError(
+      subject,
+      `${subject} needs an API key: pass apiKey or set OPENAI_API_KEY; for a local OpenAI-compatible server, pass baseURL (or set OPENAI_BASE_URL) instead.`,
+    );
+  }
+  return new OpenAI({
+    apiKey,
+    ...(baseURL && { baseURL }),
+    ...(options.organization && { organization: options.organization }),
+    ...(options.timeout !== undefined && { timeout: options.timeout }),
+    ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
+  });
+}
+
+// setTimeout fires at once (with a warning) for longer delays.
+const longestTimerMs = 2_147_483_647;
+
+function checkMilliseconds(subject: string, options: OpenAIConnectionOptions, name: "timeout" | "maxRetryDelayMs" | "deadlineMs" | "streamIdleTimeoutMs", example: number, allowZero = false): number {
+  const value: unknown = options[name];
+  if (value === undefined) return example;
+  if (typeof value === "number" && (allowZero ? value >= 0 : value > 0) && value <= longestTimerMs) return value;
+  const range = allowZero ? `from 0 to ${longestTimerMs}` : `greater than 0 and at most ${longestTimerMs}`;
+  throw new ConfigurationError(subject, `${subject} needs ${name} to be a number of milliseconds ${range}, e.g. ${name}: ${example}, got ${describeKind(value)}.`);
+}
+
+function checkRetries(subject: string, value: unknown): number {
+  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
+  throw new ConfigurationError(subject, `${subject} needs maxRetries to be a whole number from 0 up, e.g. maxRetries: 2, got ${describeKind(value)}.`);
+}
