@@ -16,6 +16,7 @@ const config: Config = {
     "^toolwright/bullmq$": "<rootDir>/src/bullmq/index.ts",
     "^toolwright/mcp$": "<rootDir>/src/mcp/index.ts",
     "^toolwright/otel$": "<rootDir>/src/otel/index.ts",
+    "^toolwright/ai-sdk$": "<rootDir>/src/aisdk/index.ts",
     "^toolwright/codegen$": "<rootDir>/codegen/index.ts",
   },
   testTimeout: 20000,

@@ -1,8 +1,8 @@
 // Bundles the runtime (dist/src and dist/decorators, as tsc emitted them) into one file,
 // dist/runtime.js, and writes the package's runtime entry points as small files that take their part
 // of it: dist/toolwright.js ("toolwright"), dist/testing.js ("toolwright/testing"), dist/openai.js
-// ("toolwright/openai"), dist/bullmq.js ("toolwright/bullmq"), dist/mcp.js ("toolwright/mcp") and
-// dist/otel.js ("toolwright/otel"). Run by `npm run build` after tsc.
+// ("toolwright/openai"), dist/bullmq.js ("toolwright/bullmq"), dist/mcp.js ("toolwright/mcp"),
+// dist/otel.js ("toolwright/otel") and dist/aisdk.js ("toolwright/ai-sdk"). Run by `npm run build` after tsc.
 //
 // Why: loading 70 small modules costs a fresh process ~13 ms and ~6 MiB of peak RSS in Node's module
 // loader (issue #11); one file costs ~7 ms and ~2 MiB. Why one bundle for all the entry points:
@@ -28,7 +28,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 const dist = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..", "dist");
-const entries = { toolwright: "./src/index.js", testing: "./src/testing/index.js", openai: "./src/chat/openai/index.js", bullmq: "./src/bullmq/index.js", mcp: "./src/mcp/index.js", otel: "./src/otel/index.js" };
+const entries = { toolwright: "./src/index.js", testing: "./src/testing/index.js", openai: "./src/chat/openai/index.js", bullmq: "./src/bullmq/index.js", mcp: "./src/mcp/index.js", otel: "./src/otel/index.js", aisdk: "./src/aisdk/index.js" };
 
 /** Makes the runtime bundle require dist/ajv.js where the source requires ./loadAjv. */
 const ajvChunk = {

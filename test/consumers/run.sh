@@ -37,8 +37,8 @@ step "packing"
 (cd "$root" && npm pack --silent --pack-destination "$work" >/dev/null)
 tarball="$(ls "$work"/toolwright-*.tgz)"
 listing="$(tar -tzf "$tarball")"
-for path in package/dist/toolwright.js package/dist/runtime.js package/dist/ajv.js package/dist/testing.js package/dist/openai.js package/dist/src/index.d.ts package/dist/src/testing/index.d.ts \
-  package/dist/src/chat/openai/index.d.ts package/dist/decorators/index.d.ts package/dist/codegen/cli.js package/dist/codegen/index.d.ts package/README.md; do
+for path in package/dist/toolwright.js package/dist/runtime.js package/dist/ajv.js package/dist/testing.js package/dist/openai.js package/dist/aisdk.js package/dist/src/index.d.ts package/dist/src/testing/index.d.ts \
+  package/dist/src/chat/openai/index.d.ts package/dist/src/aisdk/index.d.ts package/dist/decorators/index.d.ts package/dist/codegen/cli.js package/dist/codegen/index.d.ts package/README.md; do
   grep -qxF "$path" <<<"$listing" || fail "$path is missing from the tarball"
 done
 if grep -E '^package/dist/(bench|examples|test)/|\.map$' <<<"$listing"; then fail "the tarball ships the files above"; fi
@@ -70,8 +70,9 @@ for banned in typescript ts-morph @ts-morph ts-node yargs typescript-json-schema
 done
 (cd "$runtime" && node dist/main.js) >"$runtime/output.txt" 2>&1 || { cat "$runtime/output.txt" >&2; fail "runtime-only: node dist/main.js exited non-zero"; }
 expect_output "$runtime/output.txt" "totalCents: 775"
-(cd "$runtime" && node -e 'require("toolwright"); require("toolwright/testing"); require("toolwright/openai")' \
-  && node --input-type=module -e 'await import("toolwright"); await import("toolwright/testing"); await import("toolwright/openai")') \
+# toolwright/ai-sdk loads no AI SDK package: it imports with none installed.
+(cd "$runtime" && node -e 'require("toolwright"); require("toolwright/testing"); require("toolwright/openai"); require("toolwright/ai-sdk")' \
+  && node --input-type=module -e 'await import("toolwright"); await import("toolwright/testing"); await import("toolwright/openai"); await import("toolwright/ai-sdk")') \
   || fail "runtime-only: importing toolwright failed"
 packages=$(cd "$runtime" && npm ls --omit=dev --all --parseable | tail -n +2 | sort -u | wc -l)
 echo "consumers: runtime-only install (toolwright, zod, openai): $packages packages, $(du -sm "$runtime/node_modules" | cut -f1) MB"

@@ -1,6 +1,7 @@
+import type { AISdkChatGenerator, AISdkChatGeneratorOptions } from "toolwright/ai-sdk";
 import type { CodegenOptions, GenerateToolSchemasResult } from "toolwright/codegen";
 import type { ScriptEntry } from "toolwright/testing";
 import type { Tool } from "toolwright";
 
 /** Compiles only when every subpath the app imports resolves to its declarations. */
-export type SubpathTypes = [CodegenOptions, GenerateToolSchemasResult, ScriptEntry, Tool];
+export type SubpathTypes = [AISdkChatGenerator, AISdkChatGeneratorOptions, CodegenOptions, GenerateToolSchemasResult, ScriptEntry, Tool];

@@ -1,0 +1,125 @@
+import { CallLimits, type CallLimitsOptions } from "../chat/callLimits";
+import type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse } from "../chat/chatGenerator";
+import { ConfigurationError } from "../errors";
+import { describeKind } from "../util/describeValue";
+import { type ModelCall, providerFault, toChatGeneratorError } from "./toChatGeneratorError";
+import { checkMilliseconds, checkModel, checkRetries, checkToolsStrict, readGenerationKwargs } from "./aiSdkOptions";
+import { collectAiSdkStream } from "./collectAiSdkStream";
+import { fromGenerateResult } from "./fromGenerateResult";
+import type { AISdkCallOptions, AISdkGenerationKwargs, AISdkLanguageModel } from "./languageModel";
+import { genAiProviderName } from "./providerName";
+import { type RetryOptions, retryModelCall } from "./retryModelCall";
+import { toAiSdkPrompt, toAiSdkResponseFormat, toAiSdkTools } from "./toAiSdkPrompt";
+
+/** Options of `new AISdkChatGenerator(...)`. */
+export interface AISdkChatGeneratorOptions {
+  /** The model: `anthropic("claude-sonnet-4-5")`, `google("gemini-2.5-flash")`, an `@ai-sdk/openai-compatible` model, … */
+  model: AISdkLanguageModel;
+  /**
+   * Call settings for every request, under the specification's names: `maxOutputTokens`,
+   * `temperature`, `topP`, `topK`, `stopSequences`, `presencePenalty`, `frequencyPenalty`, `seed`,
+   * `providerOptions`, `headers` (and `reasoning` for V4 models). Per-run ones win, key by key.
+   */
+  generationKwargs?: AISdkGenerationKwargs;
+  /**
+   * How often a failed call is retried: the failures the provider marks retryable (connection
+   * errors, 408, 409, 429, 5xx); a stream is never retried once it has started. Default 2.
+   */
+  maxRetries?: number;
+  /** The longest wait before a retry, in ms; the provider's `retry-after-ms` or `retry-after` is honoured up to this, else the wait backs off from 0.5 s to 8 s. Default 60000. */
+  maxRetryDelayMs?: number;
+  /**
+   * The whole call's limit, in ms: every attempt, every wait before a retry, the entire stream and
+   * the streaming callback. When it passes, the call is aborted and rejects with a
+   * ChatGeneratorError. Default 600000.
+   */
+  deadlineMs?: number;
+  /** The longest silence of a stream, in ms, the wait for its first part included; then the call is aborted and rejects with a ChatGeneratorError. Default 300000. */
+  streamIdleTimeoutMs?: number;
+  /** Send strict-compatible tool schemas in strict form with `strict: true` (providers without strict mode ignore it). Default true. */
+  toolsStrict?: boolean;
+}
+
+/**
+ * A chat model of any Vercel AI SDK provider package (`@ai-sdk/anthropic`, `@ai-sdk/google`,
+ * `@ai-sdk/openai-compatible`, …), called through its LanguageModel (specification v3 or v4)
+ * without the `ai` package. Streams when the request has a streaming callback. Every failure of
+ * the provider (an error status after the retries, a malformed result or stream, a passed time
+ * limit) rejects with a ChatGeneratorError; an abort through the request's signal rejects with an
+ * AbortError.
+ *
+ * @example
+ * import { anthropic } from "@ai-sdk/anthropic";
+ * const chatGenerator = new AISdkChatGenerator({ model: anthropic("claude-sonnet-4-5"), generationKwargs: { maxOutputTokens: 1024 } });
+ */
+export class AISdkChatGenerator implements ChatGenerator {
+  /** The model id, e.g. `claude-sonnet-4-5`. */
+  readonly model: string;
+  /** The provider as OpenTelemetry's `gen_ai.provider.name` names it: `anthropic`, `openai`, `gcp.gemini`, … */
+  readonly provider: string;
+  /** The LanguageModel it calls. */
+  readonly languageModel: AISdkLanguageModel;
+  readonly #generationKwargs: AISdkGenerationKwargs;
+  readonly #toolsStrict: boolean;
+  readonly #retry: RetryOptions;
+  readonly #limits: CallLimitsOptions;
+  readonly #call: ModelCall;
+
+  constructor(options: AISdkChatGeneratorOptions) {
+    if (typeof options !== "object" || options === null) {
+      throw new ConfigurationError("AISdkChatGenerator", `AISdkChatGenerator needs an options object with a model, e.g. new AISdkChatGenerator({ model: anthropic("claude-sonnet-4-5") }), got ${describeKind(options)}.`);
+    }
+    this.languageModel = checkModel(options.model);
+    this.model = this.languageModel.modelId;
+    this.provider = genAiProviderName(this.languageModel.provider);
+    this.#call = { modelId: this.model, providerId: this.languageModel.provider };
+    this.#generationKwargs = readGenerationKwargs(options.generationKwargs, this.languageModel, "generationKwargs");
+    this.#toolsStrict = checkToolsStrict(options.toolsStrict);
+    this.#retry = { maxRetries: checkRetries(options.maxRetries), maxRetryDelayMs: checkMilliseconds(options.maxRetryDelayMs, "maxRetryDelayMs", 60_000, true) };
+    this.#limits = {
+      deadlineMs: checkMilliseconds(options.deadlineMs, "deadlineMs", 600_000),
+      streamIdleTimeoutMs: checkMilliseconds(options.streamIdleTimeoutMs, "streamIdleTimeoutMs", 300_000),
+    };
+  }
+
+  async run(request: ChatGeneratorRequest): Promise<ChatGeneratorResponse> {
+    const callOptions = this.#callOptions(request);
+    const call = this.#call;
+    const model = this.languageModel;
+    const limits = new CallLimits((detail) => providerFault(call, detail), request.signal, this.#limits);
+    let completed = false;
+    try {
+      const callback = request.streamingCallback;
+      const response = callback
+        ? await collectAiSdkStream(await this.#send((abortSignal) => model.doStream({ ...callOptions, abortSignal }), limits), callback, limits, call)
+        : fromGenerateResult(await this.#send((abortSignal) => model.doGenerate({ ...callOptions, abortSignal }), limits), call);
+      // The result was read to its end (a stream to its last part): no request is left in flight.
+      completed = true;
+      return response;
+    } catch (error) {
+      throw limits.errorFor(error);
+    } finally {
+      limits.settle(completed);
+    }
+  }
+
+  #callOptions(request: ChatGeneratorRequest): Omit<AISdkCallOptions, "abortSignal"> {
+    const perRun = readGenerationKwargs(request.generationKwargs, this.languageModel, "the run's generationKwargs");
+    const hasTools = request.tools.length > 0;
+    return {
+      ...this.#generationKwargs,
+      ...perRun,
+      prompt: toAiSdkPrompt(request.messages),
+      ...(hasTools && { tools: toAiSdkTools(request.tools, this.#toolsStrict), toolChoice: { type: "auto" as const } }),
+      ...(request.responseFormat && { responseFormat: toAiSdkResponseFormat(request.responseFormat) }),
+    };
+  }
+
+  async #send(send: (abortSignal: AbortSignal) => PromiseLike<unknown>, limits: CallLimits): Promise<unknown> {
+    try {
+      return await retryModelCall(send, limits, this.#retry);
+    } catch (error) {
+      throw limits.aborted ? error : toChatGeneratorError(error, this.#call, "thrown");
+    }
+  }
+}
