@@ -6,6 +6,7 @@ export { clientEvent } from "./agent/clientEvent";
 export type { ClientEvent } from "./agent/clientEvent";
 export type { AgentOptions, AgentResult, AgentResultBase, AgentRunInput, AgentRunOptions, ExitReason, SystemPromptFunction, SystemPromptRun } from "./agent/agentTypes";
 export type { OutputOf, OutputSchema } from "./agent/finalOutput";
+export type { AgentToolOptions, AgentToolResult } from "./compose/agentTool";
 export { BreakpointError } from "./agent/breakpoint";
 export { ToolRunner } from "./agent/toolRunner";
 export type { ToolRunnerCall, ToolRunnerCallOptions, ToolRunnerOptions, ToolRunnerResult } from "./agent/toolRunner";
