@@ -85,6 +85,8 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
   let resuming = start.resumed;
   // Invalid final answers sent back in this run so far (a resumed run counts from zero).
   let corrections = 0;
+  // What every tool step tells its agent tools' calls (a step continued after a pause adds what it continues).
+  const runNested: NestedStep = { depth: context.depth, addTokens: (usage) => context.usage.addTokens(usage), paused: new Map() };
   // What every tool step passes to invokeTools, built once per run.
   const toolOptions: InvokeToolsOptions = {
     tools: context.tools,
@@ -95,6 +97,7 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
     timeoutMs: context.toolTimeoutMs,
     streamingCallback: context.streamingCallback,
     observer: context.observer,
+    nested: runNested,
   };
 
   for (;;) {
@@ -167,10 +170,12 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
         if (decision) byIndex.set(i, decision);
       }
     }
-    const nested = nestedStep(context, step, calls, keys);
+    runNested.paused.clear();
+    const nested = step.done || step.resumes ? continuedStep(runNested, step, calls, keys) : runNested;
+    const options = byIndex || nested !== runNested ? { ...toolOptions, ...(byIndex && { decisions: byIndex }), nested } : toolOptions;
     let outcomes;
     try {
-      outcomes = await invokeTools(calls, { ...toolOptions, ...(byIndex && { decisions: byIndex }), nested }, { runId: context.runId, step: stepCount, keys });
+      outcomes = await invokeTools(calls, options, { runId: context.runId, step: stepCount, keys });
     } catch (error) {
       if (beforeTools) attachSnapshot(error, beforeTools);
       throw error;
@@ -198,21 +203,17 @@ export async function runLoop(context: RunContext, start: LoopStart): Promise<Lo
 
 const noPending: readonly PendingConfirmation[] = Object.freeze([]);
 
-// What a tool step tells its agent tools' calls: the depth, and on a continued step the finished calls and the sub-runs to continue.
-function nestedStep(context: RunContext, step: NonNullable<RunPosition["toolStep"]>, calls: readonly ToolCall[], keys: readonly string[]): NestedStep {
-  let done: Map<number, ToolCallOutcome> | undefined;
-  let resumes: Map<number, NestedResume> | undefined;
-  if (step.done || step.resumes) {
-    done = new Map();
-    resumes = new Map();
-    for (let index = 0; index < keys.length; index++) {
-      const finished = step.done?.get(keys[index]!);
-      if (finished) done.set(index, { index, toolCall: calls[index]!, message: finished.message, failed: finished.failed });
-      const resume = step.resumes?.get(keys[index]!);
-      if (resume) resumes.set(index, resume);
-    }
+// A step continued after an agent tool's sub-run paused it: the calls that finished, and the sub-runs to continue, by call index.
+function continuedStep(base: NestedStep, step: NonNullable<RunPosition["toolStep"]>, calls: readonly ToolCall[], keys: readonly string[]): NestedStep {
+  const done = new Map<number, ToolCallOutcome>();
+  const resumes = new Map<number, NestedResume>();
+  for (let index = 0; index < keys.length; index++) {
+    const finished = step.done?.get(keys[index]!);
+    if (finished) done.set(index, { index, toolCall: calls[index]!, message: finished.message, failed: finished.failed });
+    const resume = step.resumes?.get(keys[index]!);
+    if (resume) resumes.set(index, resume);
   }
-  return { depth: context.depth, addTokens: (usage) => context.usage.addTokens(usage), ...(done && { done }), ...(resumes && { resumes }), paused: new Map() };
+  return { ...base, done, resumes };
 }
 
 // The paused sub-runs' pending calls, as the caller decides them: keyed `<agent tool call>/<call>`.
