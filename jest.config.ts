@@ -17,6 +17,7 @@ const config: Config = {
     "^toolwright/mcp$": "<rootDir>/src/mcp/index.ts",
     "^toolwright/otel$": "<rootDir>/src/otel/index.ts",
     "^toolwright/ai-sdk$": "<rootDir>/src/aisdk/index.ts",
+    "^toolwright/yaml$": "<rootDir>/src/yaml/index.ts",
     "^toolwright/codegen$": "<rootDir>/codegen/index.ts",
   },
   testTimeout: 20000,

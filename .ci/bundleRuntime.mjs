@@ -2,7 +2,9 @@
 // dist/runtime.js, and writes the package's runtime entry points as small files that take their part
 // of it: dist/toolwright.js ("toolwright"), dist/testing.js ("toolwright/testing"), dist/openai.js
 // ("toolwright/openai"), dist/bullmq.js ("toolwright/bullmq"), dist/mcp.js ("toolwright/mcp"),
-// dist/otel.js ("toolwright/otel") and dist/aisdk.js ("toolwright/ai-sdk"). Run by `npm run build` after tsc.
+// dist/otel.js ("toolwright/otel"), dist/aisdk.js ("toolwright/ai-sdk") and dist/yaml.js ("toolwright/yaml"),
+// and copies the agent definition format's JSON Schema to dist/agent-definition.schema.json
+// ("toolwright/agent-definition.schema.json"). Run by `npm run build` after tsc.
 //
 // Why: loading 70 small modules costs a fresh process ~13 ms and ~6 MiB of peak RSS in Node's module
 // loader (issue #11); one file costs ~7 ms and ~2 MiB. Why one bundle for all the entry points:
@@ -24,11 +26,11 @@
 // reads, so an ES module can `import { Agent } from "toolwright"` by name.
 import { build } from "esbuild";
 import { createRequire } from "node:module";
-import { readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 const dist = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..", "dist");
-const entries = { toolwright: "./src/index.js", testing: "./src/testing/index.js", openai: "./src/chat/openai/index.js", bullmq: "./src/bullmq/index.js", mcp: "./src/mcp/index.js", otel: "./src/otel/index.js", aisdk: "./src/aisdk/index.js" };
+const entries = { toolwright: "./src/index.js", testing: "./src/testing/index.js", openai: "./src/chat/openai/index.js", bullmq: "./src/bullmq/index.js", mcp: "./src/mcp/index.js", otel: "./src/otel/index.js", aisdk: "./src/aisdk/index.js", yaml: "./src/yaml/index.js" };
 
 /** Makes the runtime bundle require dist/ajv.js where the source requires ./loadAjv. */
 const ajvChunk = {
@@ -104,3 +106,5 @@ for (const [name, path] of Object.entries(entries)) {
     ].join("\n"),
   );
 }
+
+copyFileSync(join(dist, "..", "src/definition/agent-definition.schema.json"), join(dist, "agent-definition.schema.json"));

@@ -13,6 +13,46 @@ export class ConfigurationError extends ToolwrightError {
   }
 }
 
+/**
+ * An agent definition (`Agent.fromJSON`, `loadAgent`) breaks a rule of the format, or names
+ * something the registry and the generated modules do not offer; also thrown by `agent.toJSON()`
+ * for a part of the Agent that has no data form. Nothing was built.
+ */
+export class DefinitionError extends ConfigurationError {
+  /** Where in the definition: `["tools", 0, "inputsFromState", "customer"]` (empty for the whole definition). */
+  readonly path: readonly (string | number)[];
+  /** The problem and its fix, without the location. */
+  readonly reason: string;
+  /** The file, line and column (1-based) when the definition was read from a file. */
+  readonly location: { readonly file: string; readonly line: number; readonly column: number } | undefined;
+
+  constructor(path: readonly (string | number)[], reason: string, options?: { cause?: unknown; location?: { file: string; line: number; column: number } }) {
+    const where = definitionPath(path);
+    const at = options?.location ? `${options.location.file}:${options.location.line}:${options.location.column}: ` : "";
+    super(where, `${at}${where}: ${reason}`, options);
+    this.path = Object.freeze([...path]);
+    this.reason = reason;
+    this.location = options?.location ? Object.freeze({ ...options.location }) : undefined;
+  }
+
+  /** The same error, located in a file. */
+  at(location: { file: string; line: number; column: number }): DefinitionError {
+    return new DefinitionError(this.path, this.reason, { cause: this.cause, location });
+  }
+}
+
+/** A definition path in messages: `tools[0].inputsFromState.customer`, `(definition)` for the root. */
+export function definitionPath(path: readonly (string | number)[]): string {
+  if (path.length === 0) return "(definition)";
+  let out = "";
+  for (const segment of path) {
+    if (typeof segment === "number") out += `[${segment}]`;
+    else if (/^[A-Za-z_$][\w$-]*$/.test(segment)) out += out === "" ? segment : `.${segment}`;
+    else out += `[${JSON.stringify(segment)}]`;
+  }
+  return out;
+}
+
 /** A generated schema entry no longer matches its method: the source changed after `toolwright codegen` ran. */
 export class StaleSchemaError extends ConfigurationError {}
 
@@ -206,5 +246,19 @@ export class OutputValidationError extends ToolwrightError {
     super(message);
     this.problems = problems;
     this.answer = answer;
+  }
+}
+
+/** A prompt template cannot be compiled, or a render is missing a variable or fails. */
+export class PromptTemplateError extends ToolwrightError {
+  /** The template's name: `systemPrompt`, `userPrompt`, or the name its caller gave. */
+  readonly template: string;
+  /** The variable at fault (missing, or holding a value a template cannot read), when there is one. */
+  readonly variable: string | undefined;
+
+  constructor(template: string, message: string, options?: { variable?: string; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.template = template;
+    this.variable = options?.variable;
   }
 }

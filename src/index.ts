@@ -7,6 +7,21 @@ export type { ClientEvent } from "./agent/clientEvent";
 export type { AgentOptions, AgentResult, AgentResultBase, AgentRunInput, AgentRunOptions, ExitReason, SystemPromptFunction, SystemPromptRun } from "./agent/agentTypes";
 export type { OutputOf, OutputSchema } from "./agent/finalOutput";
 export type { AgentToolOptions, AgentToolResult } from "./compose/agentTool";
+export type {
+  AgentDefinition,
+  ChatGeneratorOptionsDefinition,
+  ClassToolsReference,
+  ConfirmationDefinition,
+  NamedToolReference,
+  SecretReference,
+  StateKeyDefinition,
+  ToolReference,
+  ToolSettings,
+  ToolsetReference,
+} from "./definition/agentDefinition";
+export type { AgentRegistry, ChatGeneratorFactory } from "./definition/agentRegistry";
+export type { AgentFromJSONOptions } from "./definition/agentFromDefinition";
+export type { AgentToJSONOptions } from "./definition/agentToDefinition";
 export { BreakpointError } from "./agent/breakpoint";
 export { ToolRunner } from "./agent/toolRunner";
 export type { ToolRunnerCall, ToolRunnerCallOptions, ToolRunnerOptions, ToolRunnerResult } from "./agent/toolRunner";
@@ -25,7 +40,7 @@ export type {
   ConfirmationStrategy,
   PendingConfirmation,
 } from "./hitl/confirmationTypes";
-export type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse, ResponseFormat, TokenUsage, ToolSpec } from "./chat/chatGenerator";
+export type { ChatGenerator, ChatGeneratorDefinition, ChatGeneratorRequest, ChatGeneratorResponse, ResponseFormat, TokenUsage, ToolSpec } from "./chat/chatGenerator";
 export { ChatMessage } from "./chat/chatMessage";
 export type { ChatMessageContent, ChatMessageJSON, ChatMessageOptions, ChatRole, ReasoningContent, ToolCall, ToolCallJSON, ToolCallResult } from "./chat/chatMessage";
 export type { ChunkSource, FinishChunk, ReasoningDeltaChunk, StreamingCallback, StreamingChunk, TextDeltaChunk, ToolCallDeltaChunk, ToolResultChunk } from "./chat/streaming";
@@ -34,8 +49,10 @@ export {
   ChatGeneratorError,
   ConfigurationError,
   DecisionError,
+  DefinitionError,
   HookError,
   OutputValidationError,
+  PromptTemplateError,
   SnapshotError,
   StaleSchemaError,
   StateKeyError,
@@ -48,6 +65,8 @@ export {
   ToolwrightError,
 } from "./errors";
 export type { ArgumentProblem } from "./errors";
+export { escapeTemplateText, isPromptTemplate, promptTemplate } from "./prompt/promptTemplate";
+export type { PromptTemplate, PromptTemplateOptions } from "./prompt/promptTemplate";
 export type { JsonValue } from "./state/jsonCodec";
 export type { AgentTracing, CallTrace, RunTrace, TraceContext, TraceEvent } from "./observe/agentTracing";
 export type { AgentHooks, EventError, ModelEndEvent, ModelStartEvent, RunEndEvent, RunEventBase, RunStartEvent, ToolEndEvent, ToolStartEvent } from "./observe/runEvents";

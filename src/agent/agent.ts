@@ -1,7 +1,7 @@
 import type { ChatGenerator, ToolSpec } from "../chat/chatGenerator";
 import { ChatMessage } from "../chat/chatMessage";
 import type { StreamingCallback } from "../chat/streaming";
-import { AbortError, ConfigurationError, DecisionError, StateKeyError } from "../errors";
+import { AbortError, ConfigurationError, DecisionError, DefinitionError, StateKeyError } from "../errors";
 import type { ConfirmationStrategies, ConfirmationStrategy } from "../hitl/confirmationTypes";
 import { appendMessages, State } from "../state/state";
 import { type NormalizedStateKey, normalizeStateSchema, type StateInitialValues, type StateSchema, type StateValues } from "../state/stateSchema";
@@ -12,7 +12,11 @@ import { linkedAbort } from "../util/abort";
 import { RunAbort } from "../util/runAbort";
 import { describeKind } from "../util/describeValue";
 import { setOwn } from "../util/ownProperty";
-import { type AgentOptions, type AgentResult, type AgentRunInput, type AgentRunOptions, runOptionKeys, type SystemPromptFunction } from "./agentTypes";
+import { type AgentOptions, type AgentResult, type AgentRunInput, type AgentRunOptions, runOptionKeys, type SystemPromptFunction, type SystemPromptRun } from "./agentTypes";
+import type { AgentDefinition } from "../definition/agentDefinition";
+import { agentFromDefinition, type AgentFromJSONOptions } from "../definition/agentFromDefinition";
+import { agentToDefinition, type AgentToJSONOptions } from "../definition/agentToDefinition";
+import { isPromptTemplate, type PromptTemplate } from "../prompt/promptTemplate";
 import { type FinalOutput, finalOutput, type OutputSchema } from "./finalOutput";
 import { agentTool, type AgentToolOptions } from "../compose/agentTool";
 import { nestedDepth } from "../compose/nestedRun";
@@ -48,7 +52,12 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
   #toolTable: ToolTable;
   readonly #exitConditionOption: readonly string[] | undefined;
   readonly #strategiesOption: unknown;
-  readonly #systemPrompt: string | SystemPromptFunction<S> | undefined;
+  readonly #systemPrompt: Prompt<S> | undefined;
+  readonly #userPrompt: Prompt<S> | undefined;
+  /** The options it was made with, for `toJSON` (typed loosely: the Agent's type parameters stay free to vary). */
+  readonly #options: object;
+  /** The definition it was read from (`fromJSON`), which `toJSON` returns. */
+  #definition: AgentDefinition | undefined;
   readonly #output: FinalOutput | undefined;
   readonly #maxOutputRetries: number;
   readonly #stateSchema: S | undefined;
@@ -73,6 +82,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
         `Agent needs a chatGenerator with a run(request) method, got ${describeKind(options.chatGenerator)}; pass new OpenAIChatGenerator({ model }) from toolwright/openai or new ScriptedChatGenerator(script) from toolwright/testing.`,
       );
     }
+    this.#options = Object.freeze({ ...options });
     this.#chatGenerator = options.chatGenerator;
     this.#stateSchema = options.stateSchema;
     this.#stateKeys = normalizeStateSchema(options.stateSchema);
@@ -86,7 +96,8 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     this.#maxAgentSteps = checkCount("maxAgentSteps", options.maxAgentSteps, 100, "one step is one model call");
     this.#toolConcurrency = checkCount("toolConcurrency", options.toolConcurrency, 4, "how many tool calls of a step run at once");
     this.#toolTimeoutMs = checkTimeout(options.toolTimeoutMs);
-    this.#systemPrompt = checkSystemPrompt(options.systemPrompt, "Agent") as string | SystemPromptFunction<S> | undefined;
+    this.#systemPrompt = checkPrompt(options.systemPrompt, "Agent", "systemPrompt") as Prompt<S> | undefined;
+    this.#userPrompt = checkPrompt(options.userPrompt, "Agent", "userPrompt") as Prompt<S> | undefined;
     this.#output = finalOutput(options.outputSchema, "Agent");
     this.#maxOutputRetries = checkRetries(options.maxOutputRetries);
     this.#raiseOnToolInvocationFailure = options.raiseOnToolInvocationFailure ?? false;
@@ -97,6 +108,41 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     const hooks = checkHooks(options.hooks, "Agent");
     this.#hooks = hooks ? [hooks] : [];
     this.#tracing = checkTracing(options.tracing);
+  }
+
+  /**
+   * An Agent from a definition (plain data: parsed JSON, or YAML through `loadAgent` from
+   * `toolwright/yaml`). The definition is untrusted: it can name only what `registry` and the
+   * imported generated modules offer, and every problem is a `DefinitionError` at its place.
+   * With `stateSchema` (the app's zod schema, which the definition must describe), the state is typed.
+   *
+   * @example
+   * const agent = Agent.fromJSON(JSON.parse(text), { registry: { classes: { SupportTools: () => new SupportTools(store) } } });
+   */
+  static fromJSON<S extends StateSchema = StateSchema>(data: unknown, options: AgentFromJSONOptions<S> = {}): Agent<S, string, OutputSchema | undefined> {
+    const defined = agentFromDefinition(data, options);
+    let agent: Agent<S, string, OutputSchema | undefined>;
+    try {
+      agent = new Agent(defined.options as AgentOptions<S, string, OutputSchema | undefined>);
+    } catch (error) {
+      if (error instanceof ConfigurationError && !(error instanceof DefinitionError)) throw new DefinitionError([], error.message, { cause: error });
+      throw error;
+    }
+    agent.#definition = defined.definition;
+    return agent;
+  }
+
+  /**
+   * This Agent as plain data (`AgentDefinition`): `Agent.fromJSON(agent.toJSON(), { registry })`
+   * makes an Agent that runs the same. An Agent read from a definition returns that definition.
+   * Code is written by name: pass the `registry` that names the Agent's tools, handlers and
+   * strategies. Hooks, tracing and the streaming callback are not part of a definition. Throws
+   * `DefinitionError` for a part with no data form (a prompt function, an unregistered handler).
+   */
+  toJSON(options?: AgentToJSONOptions | string): AgentDefinition {
+    // JSON.stringify calls toJSON with the property name.
+    if (this.#definition) return JSON.parse(JSON.stringify(this.#definition)) as AgentDefinition;
+    return agentToDefinition(this.#options as AgentOptions<StateSchema, string, OutputSchema | undefined>, typeof options === "object" && options !== null ? options : {});
   }
 
   /** The Agent's name (`gen_ai.agent.name` in traces), when it has one. */
@@ -285,9 +331,14 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
       setOwn(initial, key, value);
     }
     const state = new State(this.#stateSchema, initial as StateInitialValues<S>);
-    const option = input.systemPrompt ?? this.#systemPrompt;
-    const systemPrompt = typeof option === "function" ? await promptOf(option, state, input.messages ?? [], runId(), input.systemPrompt === undefined ? "Agent" : "Agent.run") : option;
-    const messages = [...(systemPrompt ? [ChatMessage.fromSystem(systemPrompt)] : []), ...(input.messages ?? [])];
+    const inputMessages = input.messages ?? [];
+    const variables = checkPromptVariables(input.promptVariables, this.#stateKeys);
+    let run: SystemPromptRun | undefined;
+    const runOf = () => (run ??= Object.freeze({ runId: runId(), variables }));
+    const systemOption = input.systemPrompt ?? this.#systemPrompt;
+    const systemPrompt = systemOption === undefined ? undefined : await promptOf(systemOption, state, inputMessages, runOf, input.systemPrompt === undefined ? "Agent" : "Agent.run", "systemPrompt");
+    const userPrompt = this.#userPrompt === undefined ? undefined : await promptOf(this.#userPrompt, state, inputMessages, runOf, "Agent", "userPrompt");
+    const messages = [...(systemPrompt ? [ChatMessage.fromSystem(systemPrompt)] : []), ...inputMessages, ...(userPrompt !== undefined ? [ChatMessage.fromUser(userPrompt)] : [])];
     if (messages.length === 0) {
       throw new ConfigurationError("Agent.run", "Agent.run needs at least one message: pass messages (such as [ChatMessage.fromUser(...)]) or give the Agent a systemPrompt.");
     }
@@ -459,22 +510,50 @@ function checkCallback(value: unknown, subject: "Agent" | "Agent.run"): Streamin
   return value as StreamingCallback | undefined;
 }
 
-function checkSystemPrompt(value: unknown, subject: "Agent" | "Agent.run"): string | SystemPromptFunction<StateSchema> | undefined {
-  if (value !== undefined && typeof value !== "string" && typeof value !== "function") {
-    throw new ConfigurationError(subject, `${subject} has a systemPrompt that is not a string or a function of the run's state, got ${describeKind(value)}.`);
+/** A prompt option: literal text, a template, or a function of the run's state. */
+type Prompt<S extends StateSchema> = string | PromptTemplate | SystemPromptFunction<S>;
+
+function checkPrompt(value: unknown, subject: "Agent" | "Agent.run", name: "systemPrompt" | "userPrompt"): Prompt<StateSchema> | undefined {
+  if (value !== undefined && typeof value !== "string" && typeof value !== "function" && !isPromptTemplate(value)) {
+    throw new ConfigurationError(subject, `${subject} has a ${name} that is not a string, a promptTemplate(...) or a function of the run's state, got ${describeKind(value)}.`);
   }
-  return value as string | SystemPromptFunction<StateSchema> | undefined;
+  return value as Prompt<StateSchema> | undefined;
 }
 
-// Makes a run's system prompt from its initial state and input messages (copies: the function cannot change the run's).
-async function promptOf<S extends StateSchema>(prompt: SystemPromptFunction<S>, state: State<S>, messages: readonly ChatMessage[], runId: string, subject: "Agent" | "Agent.run"): Promise<string> {
+// Makes a run's prompt from its initial state, input messages and prompt variables (copies: a function cannot change the run's).
+async function promptOf<S extends StateSchema>(
+  prompt: Prompt<S>,
+  state: State<S>,
+  messages: readonly ChatMessage[],
+  run: () => SystemPromptRun,
+  subject: "Agent" | "Agent.run",
+  name: "systemPrompt" | "userPrompt",
+): Promise<string> {
+  if (typeof prompt === "string") return prompt;
   const data: Record<string, unknown> = state.data;
   data.messages = Object.freeze([...messages]);
-  const text: unknown = await prompt(Object.freeze(data) as Readonly<Partial<StateValues<S>>>, Object.freeze({ runId }));
+  if (isPromptTemplate(prompt)) return prompt.render({ ...data, ...run().variables });
+  const text: unknown = await prompt(Object.freeze(data) as Readonly<Partial<StateValues<S>>>, run());
   if (typeof text !== "string") {
-    throw new ConfigurationError(subject, `${subject} has a systemPrompt function that returned ${describeKind(text)}; it must return the prompt as a string (or a promise of one).`);
+    throw new ConfigurationError(subject, `${subject} has a ${name} function that returned ${describeKind(text)}; it must return the prompt as a string (or a promise of one).`);
   }
   return text;
+}
+
+const noVariables: Readonly<Record<string, unknown>> = Object.freeze({});
+
+// Prompt variables are the run's own values for its templates; a state key is given as itself.
+function checkPromptVariables(value: unknown, stateKeys: ReadonlyMap<string, NormalizedStateKey>): Readonly<Record<string, unknown>> {
+  if (value === undefined) return noVariables;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ConfigurationError("Agent.run", `Agent.run has promptVariables that is not an object of { name: value }, got ${describeKind(value)}.`);
+  }
+  const variables: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (stateKeys.has(key)) throw new ConfigurationError("Agent.run", `Agent.run has prompt variable '${truncateForEcho(key)}', which is a state key; give it as the state key's initial value (run({ ${key}: ... })), which templates read too.`);
+    setOwn(variables, key, item);
+  }
+  return Object.freeze(variables);
 }
 
 function checkRetries(value: unknown): number {
@@ -490,7 +569,7 @@ function checkRunOptions(input: AgentRunOptions): void {
   if (input.messages !== undefined && !Array.isArray(input.messages)) {
     throw new ConfigurationError("Agent.run", `Agent.run needs messages as an array of ChatMessage, got ${describeKind(input.messages)}.`);
   }
-  checkSystemPrompt(input.systemPrompt, "Agent.run");
+  checkPrompt(input.systemPrompt, "Agent.run", "systemPrompt");
   const kwargs: unknown = input.generationKwargs;
   if (kwargs !== undefined && (typeof kwargs !== "object" || kwargs === null || Array.isArray(kwargs))) {
     throw new ConfigurationError("Agent.run", `Agent.run has generationKwargs that is not an object of provider options, got ${describeKind(kwargs)}.`);

@@ -11,11 +11,14 @@ import type { AgentTracing } from "../observe/agentTracing";
 import type { AgentHooks } from "../observe/runEvents";
 import type { RunUsage } from "../observe/runUsage";
 import type { OutputOf, OutputSchema } from "./finalOutput";
+import type { PromptTemplate } from "../prompt/promptTemplate";
 
 /** What a `systemPrompt` function gets besides the state: the run's identity. */
 export interface SystemPromptRun {
   /** The run's id (`run({ runId })`, or a random one). */
   readonly runId: string;
+  /** The run's `promptVariables` (empty when it has none). */
+  readonly variables: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -33,8 +36,17 @@ export interface AgentOptions<S extends StateSchema, E extends string = string, 
   chatGenerator: ChatGenerator;
   /** Decorated tool objects, `Tool`s and `Toolset`s, in any mix. */
   tools?: readonly ToolSource[];
-  /** Prepended to every run's messages as a system message: a string, or a function of the run's state. */
-  systemPrompt?: string | SystemPromptFunction<S>;
+  /**
+   * Prepended to every run's messages as a system message: a string (as it is), a Jinja template
+   * (`promptTemplate(...)`, rendered over the run's state and `promptVariables`), or a function of
+   * the run's state.
+   */
+  systemPrompt?: string | PromptTemplate | SystemPromptFunction<S>;
+  /**
+   * Appended to every run's messages as a user message, made like `systemPrompt` (Haystack's
+   * `user_prompt`): a template turns the run's `promptVariables` into the user's request.
+   */
+  userPrompt?: string | PromptTemplate | SystemPromptFunction<S>;
   /**
    * The final answer's shape (a zod object): the model is asked for JSON matching it (structured
    * output where the provider has it), the answer is validated, and a run that ends with text
@@ -77,8 +89,14 @@ export interface AgentOptions<S extends StateSchema, E extends string = string, 
 export interface AgentRunOptions {
   /** The conversation so far (the system prompt is prepended). */
   messages?: ChatMessage[];
-  /** Replaces the Agent's system prompt for this run (a string, or a function of the run's state). */
-  systemPrompt?: string | ((state: never, run: SystemPromptRun) => string | Promise<string>);
+  /** Replaces the Agent's system prompt for this run (a string, a template, or a function of the run's state). */
+  systemPrompt?: string | PromptTemplate | ((state: never, run: SystemPromptRun) => string | Promise<string>);
+  /**
+   * Values the prompt templates read besides the state keys (`{{ query }}`), and prompt functions
+   * get as `run.variables`. A template variable that is neither a state key with a value nor given
+   * here fails the run before the first model call (`PromptTemplateError`).
+   */
+  promptVariables?: Readonly<Record<string, unknown>>;
   /** Replaces the Agent's `outputSchema` for this run. */
   outputSchema?: OutputSchema;
   /** Tool names to select from the Agent's tools, or tools to use instead, for this run. */
@@ -115,8 +133,8 @@ export interface AgentRunOptions {
 
 /** The input of `agent.run(...)`: run options plus initial state values; `O` is the run's output schema. */
 export type AgentRunInput<S extends StateSchema, O extends OutputSchema | undefined = OutputSchema | undefined> = Omit<AgentRunOptions, "systemPrompt" | "outputSchema"> & {
-  /** Replaces the Agent's system prompt for this run (a string, or a function of the run's state). */
-  systemPrompt?: string | SystemPromptFunction<S>;
+  /** Replaces the Agent's system prompt for this run (a string, a template, or a function of the run's state). */
+  systemPrompt?: string | PromptTemplate | SystemPromptFunction<S>;
   /** Replaces the Agent's `outputSchema` for this run: `result.output` is typed from it. */
   outputSchema?: O;
 } & Omit<StateInitialValues<S>, keyof AgentRunOptions>;
@@ -177,6 +195,7 @@ export const runOptionKeys: ReadonlySet<string> = new Set([
   "onCheckpoint",
   "hooks",
   "outputSchema",
+  "promptVariables",
 ]);
 
 /** Names the Agent uses for run options and results; they cannot be state keys (`messages` is one). */

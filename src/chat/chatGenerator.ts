@@ -1,3 +1,4 @@
+import type { JsonValue } from "../state/jsonCodec";
 import type { JsonSchema } from "../tools/jsonSchema";
 import type { ChatMessage } from "./chatMessage";
 import type { StreamingCallback } from "./streaming";
@@ -65,6 +66,16 @@ export interface ChatGeneratorResponse {
   readonly meta?: { readonly model?: string; readonly usage?: TokenUsage; readonly finishReason?: string; readonly [key: string]: unknown };
 }
 
+/**
+ * A chat generator as data, in an agent definition: its type (a name the definition's loader
+ * knows: a built-in generator or a `registry.chatGenerators` entry) and its options. Secrets are
+ * never values, only environment-variable names: `apiKey: { env: "OPENAI_API_KEY" }`.
+ */
+export interface ChatGeneratorDefinition {
+  readonly type: string;
+  readonly options?: Readonly<Record<string, JsonValue>>;
+}
+
 /** A chat model the Agent can call: the OpenAI generator, the scripted one, or your own. */
 export interface ChatGenerator {
   /** The model it calls (`gpt-4o-mini`), for traces and lifecycle events. */
@@ -72,4 +83,10 @@ export interface ChatGenerator {
   /** The provider, as OpenTelemetry's `gen_ai.provider.name` names it (`openai`, `anthropic`, …). */
   readonly provider?: string;
   run(request: ChatGeneratorRequest): Promise<ChatGeneratorResponse>;
+  /**
+   * This generator as data, for `agent.toJSON()`: a generator without it can only be named by a
+   * `registry.chatGenerators` entry. Throws `DefinitionError` when an option has no data form (a
+   * secret given as a value, a client object).
+   */
+  toJSON?(): ChatGeneratorDefinition;
 }

@@ -1,3 +1,4 @@
 export { ScriptedChatGenerator } from "./scriptedChatGenerator";
 export type { ScriptEntry } from "./scriptedChatGenerator";
+export { scriptedChatGeneratorFromDefinition } from "./scriptedDefinition";
 export { toolCallReply } from "./toolCallReply";

@@ -1,6 +1,7 @@
-import type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse } from "../chat/chatGenerator";
+import type { ChatGenerator, ChatGeneratorDefinition, ChatGeneratorRequest, ChatGeneratorResponse } from "../chat/chatGenerator";
 import { ChatMessage } from "../chat/chatMessage";
-import { ConfigurationError } from "../errors";
+import { ConfigurationError, DefinitionError, describeError } from "../errors";
+import type { JsonValue } from "../state/jsonCodec";
 import { describeKind } from "../util/describeValue";
 
 /** One scripted answer: a reply, several replies, or a function of the request returning them. */
@@ -37,6 +38,23 @@ export class ScriptedChatGenerator implements ChatGenerator {
     return this.#script.length - this.requests.length;
   }
 
+  /**
+   * This generator as data: `{ type: "ScriptedChatGenerator", options: { script } }`, the whole
+   * script (answered entries included), each entry a message's JSON or an array of them;
+   * `scriptedChatGeneratorFromDefinition` reverses it. Throws DefinitionError for a function entry,
+   * which has no data form.
+   */
+  toJSON(): ChatGeneratorDefinition {
+    const script = this.#script.map((entry, i): JsonValue => {
+      const at = [...scriptPath, i];
+      if (typeof entry === "function") {
+        throw new DefinitionError(at, "is a function, which has no data form; script the message itself (a ChatMessage or an array of them), or name the generator through registry.chatGenerators.");
+      }
+      return Array.isArray(entry) ? entry.map((message: unknown, j) => messageJSON(message, [...at, j])) : messageJSON(entry, at);
+    });
+    return { type: "ScriptedChatGenerator", options: { script } };
+  }
+
   async run(request: ChatGeneratorRequest): Promise<ChatGeneratorResponse> {
     request.signal?.throwIfAborted();
     const call = this.requests.length + 1;
@@ -59,6 +77,19 @@ export class ScriptedChatGenerator implements ChatGenerator {
     }
     if (request.streamingCallback) await streamReplies(replies, request);
     return { replies, meta: { model: "scripted", finishReason: replies.some((r) => r.toolCalls.length > 0) ? "tool_calls" : "stop" } };
+  }
+}
+
+// Where `agent.toJSON()` puts the script.
+const scriptPath = ["chatGenerator", "options", "script"] as const;
+
+function messageJSON(message: unknown, at: readonly (string | number)[]): JsonValue {
+  if (!(message instanceof ChatMessage)) throw new DefinitionError(at, `is ${describeKind(message)}, not a ChatMessage; script ChatMessage objects, or arrays of them.`);
+  try {
+    return message.toJSON() as unknown as JsonValue;
+  } catch (error) {
+    // meta or tool-call arguments holding a value JSON cannot write (a BigInt).
+    throw new DefinitionError(at, `has no JSON form (${describeError(error)}); keep its meta and arguments to JSON data.`, { cause: error });
   }
 }
 

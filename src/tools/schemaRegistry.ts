@@ -57,6 +57,11 @@ export function generatedEntriesOf(owner: unknown): readonly RegisteredEntry[] {
   return r.byOwner.get(owner) ?? [];
 }
 
+/** Every registered entry, in registration order. */
+export function generatedEntries(): readonly RegisteredEntry[] {
+  return registry().records;
+}
+
 /** The generated modules registered so far. */
 export function registeredModules(): readonly GeneratedModuleInfo[] {
   return registry().modules;

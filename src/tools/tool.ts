@@ -74,6 +74,8 @@ interface ToolInternals {
   readonly inputsFromState: ReadonlyArray<readonly [string, string]>;
   /** The state keys `outputsToState` writes (for ordering a step's calls). */
   readonly writesKeys: readonly string[];
+  /** The options the tool was made with (a copy), so that a definition can make it again with other settings. */
+  readonly options: Readonly<ToolOptions>;
 }
 
 /** Checks a tool name against the provider rule; returns the problem, or undefined. */
@@ -142,6 +144,7 @@ export class Tool<P extends ToolParameters = ToolParameters> {
       injected,
       inputsFromState: Object.entries(inputsFromState),
       writesKeys: Object.keys(this.outputsToState),
+      options: Object.freeze({ ...options }) as unknown as Readonly<ToolOptions>,
     });
     Object.freeze(this);
   }

@@ -7,6 +7,8 @@ export const limits = Object.freeze({
   maxArgumentDepth: 64,
   /** A snapshot given to `agent.run({ snapshot })` may nest this many levels as a whole. */
   maxSnapshotDepth: 512,
+  /** An agent definition (`Agent.fromJSON`, `loadAgent`) may nest this many levels as a whole. */
+  maxDefinitionDepth: 64,
   /** Names echoed back to the model (an unknown tool or property) are cut to this many characters. */
   maxEchoedNameLength: 64,
   /** At most this many argument problems are listed in one error message to the model. */

@@ -4,3 +4,4 @@ export { OpenAIResponsesChatGenerator } from "./openaiResponsesChatGenerator";
 export type { OpenAIResponsesChatGeneratorOptions } from "./openaiResponsesChatGenerator";
 export type { OpenAIConnectionOptions } from "./openaiConnection";
 export { toStrictSchema } from "./strictSchema";
+export { openaiChatGeneratorFromDefinition, openaiResponsesChatGeneratorFromDefinition } from "./generatorDefinition";

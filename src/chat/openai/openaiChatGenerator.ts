@@ -1,5 +1,6 @@
 import type OpenAI from "openai";
-import type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse } from "../chatGenerator";
+import type { ChatGenerator, ChatGeneratorDefinition, ChatGeneratorRequest, ChatGeneratorResponse } from "../chatGenerator";
+import { chatDefinitionOptions, toDefinitionOptions } from "./definitionOptions";
 import { fromCompletion } from "./fromCompletion";
 import { OpenAIConnection, type OpenAIConnectionOptions } from "./openaiConnection";
 import { toOpenAIMessages, toOpenAITools, toResponseFormat } from "./openaiConverter";
@@ -25,6 +26,7 @@ export interface OpenAIChatGeneratorOptions extends OpenAIConnectionOptions {
  * @example
  * const chatGenerator = new OpenAIChatGenerator({ model: "gpt-4o-mini" });           // OPENAI_API_KEY
  * const local = new OpenAIChatGenerator({ model: "llama3.1", baseURL: "http://localhost:11434/v1" });
+ * const named = new OpenAIChatGenerator({ model: "gpt-4o-mini", apiKeyEnv: "SUPPORT_OPENAI_KEY" }); // has a data form
  */
 export class OpenAIChatGenerator implements ChatGenerator {
   readonly model: string;
@@ -37,6 +39,17 @@ export class OpenAIChatGenerator implements ChatGenerator {
     this.#connection = new OpenAIConnection("OpenAIChatGenerator", options, "gpt-4o-mini");
     this.model = this.#connection.model;
     this.client = this.#connection.client;
+  }
+
+  /**
+   * This generator as data: `{ type: "OpenAIChatGenerator", options: { model, apiKey: { env }, … } }`
+   * with the model, the key's environment variable (`apiKeyEnv`, else `OPENAI_API_KEY`) and every
+   * other option that was given, in a fixed order; options left out (`OPENAI_BASE_URL` included)
+   * are read again where the definition is loaded. `openaiChatGeneratorFromDefinition` reverses
+   * it. Throws DefinitionError when the key was given as `apiKey` or a `client` was given.
+   */
+  toJSON(): ChatGeneratorDefinition {
+    return { type: "OpenAIChatGenerator", options: toDefinitionOptions("OpenAIChatGenerator", this.#connection.given, chatDefinitionOptions) };
   }
 
   async run(request: ChatGeneratorRequest): Promise<ChatGeneratorResponse> {

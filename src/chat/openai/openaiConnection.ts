@@ -1,6 +1,6 @@
 import OpenAI from "openai";
-import { ConfigurationError } from "../../errors";
 import { describeKind } from "../../util/describeValue";
+import { optionError } from "./optionError";
 import { CallLimits, type CallLimitsOptions } from "./callLimits";
 import { type RetryOptions, sendWithRetries } from "./retryPolicy";
 import { type ProviderCall, toChatGeneratorError } from "./toChatGeneratorError";
@@ -11,6 +11,12 @@ export interface OpenAIConnectionOptions {
   model: string;
   /** Default: `OPENAI_API_KEY`. Not needed for a local server given by `baseURL`/`OPENAI_BASE_URL`. */
   apiKey?: string;
+  /**
+   * The name of the environment variable that holds the API key (`"MY_OPENAI_KEY"`), read when the
+   * generator is built; it must be set. Unlike `apiKey`, it has a data form: `toJSON()` writes it
+   * as `apiKey: { env: "MY_OPENAI_KEY" }`. Not with `apiKey`.
+   */
+  apiKeyEnv?: string;
   /** An OpenAI-compatible endpoint (Ollama, vLLM, LM Studio, Azure, …). Default: `OPENAI_BASE_URL`, else OpenAI. */
   baseURL?: string;
   /** The `OpenAI-Organization` header. */
@@ -50,7 +56,10 @@ export interface OpenAIConnectionOptions {
   streamIdleTimeoutMs?: number;
   /** Send strict-compatible tool schemas in strict mode. Default true. */
   toolsStrict?: boolean;
-  /** A ready `OpenAI` client; `apiKey`, `baseURL`, `organization` and `timeout` are then ignored. */
+  /**
+   * A ready `OpenAI` client; `apiKey`, `apiKeyEnv`, `baseURL`, `organization` and `timeout` are then
+   * ignored. A generator with a client has no data form (`toJSON()` throws).
+   */
   client?: OpenAI;
 }
 
@@ -81,13 +90,15 @@ export class OpenAIConnection {
   readonly client: OpenAI;
   readonly generationKwargs: Readonly<Record<string, unknown>>;
   readonly toolsStrict: boolean;
+  /** The options the generator was built with (a shallow copy, with generationKwargs as copied above), for `toJSON()`. */
+  readonly given: Readonly<Record<string, unknown>>;
   readonly #retry: RetryOptions;
   readonly #limits: CallLimitsOptions;
 
   /** `subject` is the generator's class name and `exampleModel` a model it suits, for the messages of a bad option. */
   constructor(subject: string, options: OpenAIConnectionOptions, exampleModel: string) {
     if (typeof options !== "object" || options === null || typeof options.model !== "string" || options.model === "") {
-      throw new ConfigurationError(subject, `${subject} needs a model name, e.g. new ${subject}({ model: "${exampleModel}" }), got ${describeKind(options?.model)}.`);
+      throw optionError(subject, ["model"], `${subject} needs a model name, e.g. new ${subject}({ model: "${exampleModel}" }), got ${describeKind(options?.model)}.`);
     }
     checkMilliseconds(subject, options, "timeout", 600_000);
     this.model = options.model;
@@ -99,6 +110,7 @@ export class OpenAIConnection {
     };
     this.#limits = { deadlineMs: checkMilliseconds(subject, options, "deadlineMs", 600_000), streamIdleTimeoutMs: checkMilliseconds(subject, options, "streamIdleTimeoutMs", 300_000) };
     this.client = options.client ?? createClient(subject, options);
+    this.given = Object.freeze({ ...options, ...(options.generationKwargs !== undefined && { generationKwargs: this.generationKwargs }) });
   }
 
   /**
@@ -129,10 +141,11 @@ export class OpenAIConnection {
 
 function createClient(subject: string, options: OpenAIConnectionOptions): OpenAI {
   const baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL;
-  const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY ?? (baseURL ? "not-needed" : undefined);
+  const apiKey = options.apiKeyEnv !== undefined ? readApiKeyEnv(subject, options) : (options.apiKey ?? process.env.OPENAI_API_KEY ?? (baseURL ? "not-needed" : undefined));
   if (!apiKey) {
-    throw new ConfigurationError(
+    throw optionError(
       subject,
+      ["apiKey"],
       `${subject} needs an API key: pass apiKey or set OPENAI_API_KEY; for a local OpenAI-compatible server, pass baseURL (or set OPENAI_BASE_URL) instead.`,
     );
   }
@@ -145,6 +158,28 @@ function createClient(subject: string, options: OpenAIConnectionOptions): OpenAI
   });
 }
 
+/** Whether `name` can name an environment variable: letters, digits and underscores, not starting with a digit (POSIX's portable names). */
+export function isEnvironmentName(name: unknown): name is string {
+  return typeof name === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
+}
+
+function readApiKeyEnv(subject: string, options: OpenAIConnectionOptions): string {
+  const name: unknown = options.apiKeyEnv;
+  if (options.apiKey !== undefined) {
+    throw optionError(subject, ["apiKeyEnv"], `${subject} was given both apiKey and apiKeyEnv; pass one: apiKeyEnv names the environment variable that holds the key, apiKey is the key itself.`);
+  }
+  if (!isEnvironmentName(name)) {
+    // A string is not echoed: it may be the key itself, given by mistake.
+    const got = typeof name === "string" ? "a string that is not a variable name" : describeKind(name);
+    throw optionError(subject, ["apiKeyEnv"], `${subject} needs apiKeyEnv to be the name of an environment variable (letters, digits and underscores, not starting with a digit), e.g. apiKeyEnv: "OPENAI_API_KEY", got ${got}.`);
+  }
+  const value = Object.hasOwn(process.env, name) ? process.env[name] : undefined;
+  if (typeof value !== "string" || value === "") {
+    throw optionError(subject, ["apiKeyEnv"], `${subject} reads its API key from the environment variable ${name}, which is not set; set ${name}, or name the variable that holds the key.`);
+  }
+  return value;
+}
+
 // setTimeout fires at once (with a warning) for longer delays.
 const longestTimerMs = 2_147_483_647;
 
@@ -153,10 +188,10 @@ function checkMilliseconds(subject: string, options: OpenAIConnectionOptions, na
   if (value === undefined) return example;
   if (typeof value === "number" && (allowZero ? value >= 0 : value > 0) && value <= longestTimerMs) return value;
   const range = allowZero ? `from 0 to ${longestTimerMs}` : `greater than 0 and at most ${longestTimerMs}`;
-  throw new ConfigurationError(subject, `${subject} needs ${name} to be a number of milliseconds ${range}, e.g. ${name}: ${example}, got ${describeKind(value)}.`);
+  throw optionError(subject, [name], `${subject} needs ${name} to be a number of milliseconds ${range}, e.g. ${name}: ${example}, got ${describeKind(value)}.`);
 }
 
 function checkRetries(subject: string, value: unknown): number {
   if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
-  throw new ConfigurationError(subject, `${subject} needs maxRetries to be a whole number from 0 up, e.g. maxRetries: 2, got ${describeKind(value)}.`);
+  throw optionError(subject, ["maxRetries"], `${subject} needs maxRetries to be a whole number from 0 up, e.g. maxRetries: 2, got ${describeKind(value)}.`);
 }

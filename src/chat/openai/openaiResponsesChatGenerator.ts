@@ -1,8 +1,10 @@
 import type OpenAI from "openai";
-import { ChatGeneratorError, ConfigurationError } from "../../errors";
+import { ChatGeneratorError } from "../../errors";
 import { describeKind } from "../../util/describeValue";
-import type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse } from "../chatGenerator";
+import type { ChatGenerator, ChatGeneratorDefinition, ChatGeneratorRequest, ChatGeneratorResponse } from "../chatGenerator";
+import { responsesDefinitionOptions, toDefinitionOptions } from "./definitionOptions";
 import { fromResponse } from "./fromResponse";
+import { optionError } from "./optionError";
 import { type AttemptOptions, OpenAIConnection, type OpenAIConnectionOptions } from "./openaiConnection";
 import { toResponsesInput, toResponsesTools, toTextConfig } from "./responsesConverter";
 import { collectResponsesStream } from "./responsesStream";
@@ -70,6 +72,16 @@ export class OpenAIResponsesChatGenerator implements ChatGenerator {
     this.client = this.#connection.client;
   }
 
+  /**
+   * This generator as data: `{ type: "OpenAIResponsesChatGenerator", options: { model, apiKey: { env }, … } }`,
+   * as `OpenAIChatGenerator.toJSON()` writes it, with `store` and `includeEncryptedReasoning` when
+   * given. `openaiResponsesChatGeneratorFromDefinition` reverses it. Throws DefinitionError when
+   * the key was given as `apiKey` or a `client` was given.
+   */
+  toJSON(): ChatGeneratorDefinition {
+    return { type: subject, options: toDefinitionOptions(subject, this.#connection.given, responsesDefinitionOptions) };
+  }
+
   async run(request: ChatGeneratorRequest): Promise<ChatGeneratorResponse> {
     const connection = this.#connection;
     refuseStoredState(request.generationKwargs);
@@ -112,13 +124,13 @@ function checkBoolean(options: OpenAIResponsesChatGeneratorOptions, name: "store
   const value: unknown = options[name];
   if (value === undefined) return fallback;
   if (typeof value === "boolean") return value;
-  throw new ConfigurationError(subject, `${subject} needs ${name} to be true or false, got ${describeKind(value)}.`);
+  throw optionError(subject, [name], `${subject} needs ${name} to be true or false, got ${describeKind(value)}.`);
 }
 
 function refuseStoredState(kwargs: Readonly<Record<string, unknown>> | undefined): void {
   for (const key of ["previous_response_id", "conversation"]) {
     if (kwargs?.[key] !== undefined) {
-      throw new ConfigurationError(subject, `${subject} sends the whole conversation on every call, so generationKwargs.${key} would send a stored one with it; leave ${key} out.`);
+      throw optionError(subject, ["generationKwargs", key], `${subject} sends the whole conversation on every call, so generationKwargs.${key} would send a stored one with it; leave ${key} out.`);
     }
   }
 }

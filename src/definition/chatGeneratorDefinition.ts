@@ -1,0 +1,88 @@
+import type { ChatGenerator, ChatGeneratorDefinition } from "../chat/chatGenerator";
+import { ConfigurationError, DefinitionError } from "../errors";
+import { describeKind } from "../util/describeValue";
+import { type AgentRegistry, nameOf, registered, registeredNames } from "./agentRegistry";
+
+type Path = readonly (string | number)[];
+
+/**
+ * The chat generators a definition may name without a registry. Each module is required when a
+ * definition names it, so an app that never reads an OpenAI definition never loads the `openai` SDK.
+ */
+const builtIn: ReadonlyMap<string, (options: unknown, path: Path) => ChatGenerator> = new Map<string, (options: unknown, path: Path) => ChatGenerator>([
+  ["OpenAIChatGenerator", (options, path) => (require("../chat/openai/generatorDefinition") as typeof import("../chat/openai/generatorDefinition")).openaiChatGeneratorFromDefinition(options, path)],
+  ["OpenAIResponsesChatGenerator", (options, path) => (require("../chat/openai/generatorDefinition") as typeof import("../chat/openai/generatorDefinition")).openaiResponsesChatGeneratorFromDefinition(options, path)],
+  ["ScriptedChatGenerator", (options, path) => (require("../testing/scriptedDefinition") as typeof import("../testing/scriptedDefinition")).scriptedChatGeneratorFromDefinition(options, path)],
+]);
+
+/** Which secrets and endpoints a definition may use (`Agent.fromJSON`'s `allowedEnv` and `allowedBaseURLs`). */
+export interface DefinitionTrust {
+  readonly allowedEnv: readonly string[];
+  readonly allowedBaseURLs: readonly string[];
+}
+
+/**
+ * The chat generator a definition names: a `registry.chatGenerators` entry first (it is given the
+ * options as they are), else a built-in type, whose secrets (`{ env }`) must name allowed variables
+ * and whose `baseURL` an allowed endpoint: a definition cannot send a key to a server of its choosing.
+ */
+export function chatGeneratorFromDefinition(definition: ChatGeneratorDefinition, registry: AgentRegistry, trust: DefinitionTrust): ChatGenerator {
+  const path = ["chatGenerator"];
+  const own = registered(registry, "chatGenerators", definition.type);
+  if (own !== undefined) {
+    if (typeof (own as ChatGenerator).run === "function") {
+      if (definition.options !== undefined) throw new DefinitionError([...path, "options"], `is given for '${definition.type}', a ready generator in registry.chatGenerators; remove the options, or register a factory (options) => generator.`);
+      return own as ChatGenerator;
+    }
+    if (typeof own !== "function") throw new ConfigurationError("registry", `registry.chatGenerators.${definition.type} must be a chat generator or a function (options) => generator, got ${describeKind(own)}.`);
+    let made: unknown;
+    try {
+      made = own(definition.options ?? {});
+    } catch (error) {
+      if (error instanceof DefinitionError) throw error;
+      throw new DefinitionError([...path, "options"], `were refused by registry.chatGenerators.${definition.type}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+    }
+    if (typeof (made as ChatGenerator | null)?.run !== "function") throw new ConfigurationError("registry", `registry.chatGenerators.${definition.type} returned ${describeKind(made)}, not a chat generator (an object with run(request)).`);
+    return made as ChatGenerator;
+  }
+  const make = builtIn.get(definition.type);
+  if (!make) {
+    throw new DefinitionError(
+      [...path, "type"],
+      `names chat generator '${definition.type}', which is neither built in (${[...builtIn.keys()].join(", ")}) nor in registry.chatGenerators; fix the type or register it. Registered: ${registeredNames(registry, "chatGenerators").join(", ") || "none"}.`,
+    );
+  }
+  checkTrust(definition.options ?? {}, trust, [...path, "options"]);
+  return make(definition.options ?? {}, [...path, "options"]);
+}
+
+function checkTrust(options: Readonly<Record<string, unknown>>, trust: DefinitionTrust, path: (string | number)[]): void {
+  if (Object.hasOwn(options, "baseURL") && typeof options.baseURL === "string" && !trust.allowedBaseURLs.includes(options.baseURL)) {
+    throw new DefinitionError(
+      [...path, "baseURL"],
+      `is an endpoint the app has not allowed, and the generator would send it the API key; allow it with fromJSON(data, { allowedBaseURLs: [...] }), or leave baseURL out (OPENAI_BASE_URL or OpenAI's API is used). Allowed: ${trust.allowedBaseURLs.join(", ") || "none"}.`,
+    );
+  }
+  for (const [key, value] of Object.entries(options)) {
+    const env = (value as { env?: unknown } | null)?.env;
+    if (typeof value === "object" && value !== null && !Array.isArray(value) && typeof env === "string") checkEnv(env, trust, [...path, key, "env"]);
+  }
+}
+
+/** Checks that a definition may read an environment variable. */
+export function checkEnv(name: string, trust: DefinitionTrust, path: (string | number)[]): void {
+  if (!trust.allowedEnv.includes(name)) {
+    throw new DefinitionError(path, `names environment variable ${name}, which the app has not allowed a definition to read; allow it with fromJSON(data, { allowedEnv: [...] }). Allowed: ${trust.allowedEnv.join(", ") || "none"}.`);
+  }
+}
+
+/** A chat generator as data, for `toJSON`: its registry name, else its own `toJSON()`. */
+export function chatGeneratorToDefinition(generator: ChatGenerator, registry: AgentRegistry): ChatGeneratorDefinition {
+  const name = nameOf(registry, "chatGenerators", generator);
+  if (name !== undefined) return { type: name };
+  if (typeof generator.toJSON === "function") return generator.toJSON();
+  throw new DefinitionError(
+    ["chatGenerator"],
+    `is ${describeKind(generator)}, which has no data form (no toJSON method): register it (registry.chatGenerators) and pass the registry to toJSON({ registry }), or give the generator a toJSON() returning { type, options }.`,
+  );
+}

@@ -1,0 +1,100 @@
+import type { z } from "zod";
+import { DefinitionError } from "../errors";
+import { describeKind } from "../util/describeValue";
+import { closestName } from "../util/closestName";
+import type { AgentDefinition } from "./agentDefinition";
+import { definitionSchema } from "./definitionSchema";
+
+type Path = (string | number)[];
+
+/**
+ * Checks untrusted data against the definition format and returns it typed (a copy). Throws the
+ * first problem as a `DefinitionError` at its path: the rule, the fix and what was found.
+ */
+export function readDefinition(data: unknown): AgentDefinition {
+  const schemas = definitionSchema();
+  const parsed = schemas.agent.safeParse(data, { reportInput: true });
+  if (parsed.success) return parsed.data as AgentDefinition;
+  throw firstProblem(parsed.error.issues, data);
+}
+
+function firstProblem(issues: readonly z.core.$ZodIssue[], data: unknown): DefinitionError {
+  // A missing key is reported at its own path, so it sorts with the others in document order.
+  const issue = issues[0]!;
+  const path = issue.path.filter((segment): segment is string | number => typeof segment !== "symbol");
+  if (issue.code === "invalid_union" && path.length === 2 && path[0] === "tools") return toolReferenceProblem(path, valueAt(data, path));
+  return asError(issue, path);
+}
+
+// A tools entry is one of three shapes, told apart by its key: the problem is reported against that shape.
+function toolReferenceProblem(path: Path, entry: unknown): DefinitionError {
+  const schemas = definitionSchema();
+  const record = typeof entry === "object" && entry !== null && !Array.isArray(entry) ? (entry as Record<string, unknown>) : undefined;
+  const kinds = record ? (["class", "tool", "toolset"] as const).filter((key) => Object.hasOwn(record, key)) : [];
+  if (kinds.length !== 1) {
+    const found = record ? (kinds.length === 0 ? `keys ${Object.keys(record).map((k) => `'${k}'`).join(", ") || "none"}` : `${kinds.map((k) => `'${k}'`).join(" and ")}`) : describeKind(entry);
+    return new DefinitionError(path, `must be one tool reference: { class: <a class with @tool methods> }, { tool: <a tool name> } or { toolset: <a toolset name> }, got ${found}.`);
+  }
+  const shape = kinds[0] === "class" ? schemas.classTools : kinds[0] === "tool" ? schemas.namedTool : schemas.toolset;
+  const parsed = shape.safeParse(entry, { reportInput: true });
+  const issue = parsed.error!.issues[0]!;
+  const inner = issue.path.filter((segment): segment is string | number => typeof segment !== "symbol");
+  return asError(issue, [...path, ...inner], () => knownKeys(shape, inner));
+}
+
+function asError(issue: z.core.$ZodIssue, path: Path, keysHere: () => string[] = () => knownKeys(definitionSchema().agent, path)): DefinitionError {
+  if (issue.code === "unrecognized_keys") {
+    const key = issue.keys[0]!;
+    const known = keysHere();
+    const suggestion = closestName(key, known);
+    return new DefinitionError(
+      [...path, key],
+      `is not a key of ${path.length === 0 ? "an agent definition" : "this mapping"}${suggestion ? `; did you mean '${suggestion}'?` : "."} Keys: ${known.join(", ")}.`,
+    );
+  }
+  const input = (issue as { input?: unknown }).input;
+  if (issue.code === "invalid_type" && input === undefined) return new DefinitionError(path, `is missing: it ${issue.message}.`);
+  return new DefinitionError(path, `${issue.message}, got ${describeKind(input)}.`);
+}
+
+// The keys a mapping at `path` (below `root`) may have, for the message of an unknown one.
+function knownKeys(root: z.ZodType, path: Path): string[] {
+  let shape: z.ZodType | undefined = root;
+  for (const segment of path) {
+    shape = childShape(shape, segment);
+    if (!shape) return [];
+  }
+  const def = (unwrap(shape) as unknown as { def: { shape?: Record<string, unknown> } }).def;
+  return Object.keys(def.shape ?? {});
+}
+
+function childShape(shape: z.ZodType | undefined, segment: string | number): z.ZodType | undefined {
+  let current = unwrap(shape);
+  const def = (current as unknown as { def: { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType; valueType?: z.ZodType; options?: z.ZodType[] } } | undefined)?.def;
+  if (!def) return undefined;
+  if (def.type === "object") return def.shape?.[segment as string];
+  if (def.type === "array") return def.element;
+  if (def.type === "record") return def.valueType;
+  if (def.type === "union") {
+    current = def.options?.find((option) => (option as unknown as { def: { shape?: Record<string, unknown> } }).def.shape?.[segment as string] !== undefined);
+    return current ? childShape(current, segment) : undefined;
+  }
+  return undefined;
+}
+
+function unwrap(shape: z.ZodType | undefined): z.ZodType | undefined {
+  let current = shape;
+  while (current && ["optional", "nullable", "default"].includes((current as unknown as { def: { type: string } }).def.type)) {
+    current = (current as unknown as { def: { innerType: z.ZodType } }).def.innerType;
+  }
+  return current;
+}
+
+function valueAt(data: unknown, path: Path): unknown {
+  let value = data;
+  for (const segment of path) {
+    if (typeof value !== "object" || value === null || !Object.hasOwn(value, segment)) return undefined;
+    value = (value as Record<string | number, unknown>)[segment];
+  }
+  return value;
+}
