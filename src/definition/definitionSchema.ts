@@ -129,11 +129,14 @@ function build(z: typeof import("zod").z) {
         outputSchema: jsonSchema("the final answer's shape, an object").optional(),
         exitConditions: z.array(name('"text" or a tool name'), { error: 'must be a list of "text" and tool names' }).min(1, { error: 'must list at least one exit condition ("text" or a tool name)' }).optional().meta({ description: 'What ends a run: "text" and tool names. Default ["text"].' }),
         maxAgentSteps: count("the most model calls of a run", 100_000).optional().meta({ description: "The most model calls one run makes. Default 100." }),
-        maxOutputRetries: z.number({ error: "must be a whole number from 0 to 100" }).int({ error: "must be a whole number from 0 to 100" }).min(0, { error: "must be a whole number from 0 to 100" }).max(100, { error: "must be a whole number from 0 to 100" }).optional(),
-        toolConcurrency: count("how many tool calls of a step run at once", 1_000).optional(),
-        toolTimeoutMs: count("milliseconds", 2_147_483_647).optional(),
-        raiseOnToolInvocationFailure: z.boolean({ error: "must be true or false" }).optional(),
-        confirmationStrategies: z.record(name('a tool name or "*"'), confirmation, { error: 'must be a mapping of tool name (or "*") → { strategy, policy? }' }).optional(),
+        maxOutputRetries: z.number({ error: "must be a whole number from 0 to 100" }).int({ error: "must be a whole number from 0 to 100" }).min(0, { error: "must be a whole number from 0 to 100" }).max(100, { error: "must be a whole number from 0 to 100" }).optional().meta({ description: "How many times an invalid final answer is sent back for correction. Default 2." }),
+        toolConcurrency: count("how many tool calls of a step run at once", 1_000).optional().meta({ description: "How many tool calls of one step run at once. Default 4." }),
+        toolTimeoutMs: count("milliseconds", 2_147_483_647).optional().meta({ description: "A tool call that takes longer fails, in milliseconds. Default: no limit." }),
+        raiseOnToolInvocationFailure: z.boolean({ error: "must be true or false" }).optional().meta({ description: "Fail the run instead of telling the model when a tool call fails. Default false." }),
+        confirmationStrategies: z
+          .record(name('a tool name or "*"'), confirmation, { error: 'must be a mapping of tool name (or "*") → { strategy, policy? }' })
+          .optional()
+          .meta({ description: 'Tool name (or "*" for every tool) → how its calls are confirmed by a person.' }),
         snapshotKey: secret.optional().meta({ description: "The snapshot signing key (at least 32 bytes), by environment variable." }),
       },
       { error: "must be a mapping (an agent definition)" },

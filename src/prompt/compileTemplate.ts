@@ -47,10 +47,11 @@ export function compileTemplate(source: string, name: string): CompiledTemplate 
     if (isStackOverflow(error)) {
       throw new PromptTemplateError(name, `${name} template nests blocks and expressions more than ${templateLimits.maxSyntaxDepth} levels deep, the limit: split it into smaller expressions (a {% set %} for a part) and blocks.`, { cause: error });
     }
-    const line = lineAt(lexed.source, lexed.offsets[Math.min(furthest, lexed.offsets.length - 1)] ?? lexed.source.length);
     if (furthest >= lexed.tokens.length) {
-      throw new PromptTemplateError(name, `${name} template ends inside a block or an expression (line ${line}): close every {% if %}, {% for %}, {% macro %}, {{ and bracket it opens.`, { cause: error });
+      const last = lineAt(lexed.source, lexed.source.length);
+      throw new PromptTemplateError(name, `${name} template ends (on line ${last}) inside a block or an expression: close every {% if %}, {% for %}, {% macro %}, {{ and bracket it opens.`, { cause: error });
     }
+    const line = lineAt(lexed.source, lexed.offsets[furthest] ?? lexed.source.length);
     throw syntaxError(name, line, error instanceof Error ? error.message : String(error), error);
   }
   return { name, program, plan: analyzeTemplate(program, name) };
