@@ -24,7 +24,7 @@ export function resolveToolReferences(references: readonly ToolReference[], regi
     const path = ["tools", index];
     const resolved = "class" in reference ? classTools(reference, registry, path) : "tool" in reference ? [namedTool(reference, registry, path)] : [toolsetNamed(reference.toolset, registry, [...path, "toolset"])];
     for (const source of resolved) {
-      for (const tool of source instanceof Toolset ? source.tools : [source]) checkStateKeys(tool, stateKeys, path);
+      for (const tool of source instanceof Toolset ? source.tools : [source]) checkStateKeys(tool, stateKeys, settingsOf(reference, tool.name, path));
     }
     sources.push(...resolved);
   }
@@ -122,13 +122,28 @@ function toolsetNamed(name: string, registry: AgentRegistry, path: (string | num
   throw new DefinitionError(path, `names toolset '${name}', which registry.toolsets does not have; register it or fix the name. Registered: ${registeredNames(registry, "toolsets").join(", ") || "none"}.`);
 }
 
-// The Agent's own check of a tool's state keys, reported at the tool's reference.
-function checkStateKeys(tool: Tool, stateKeys: ReadonlyMap<string, NormalizedStateKey>, path: (string | number)[]): void {
+/** A tool's settings in a reference, and where they are. */
+interface SettingsAt {
+  readonly settings: ToolSettings | undefined;
+  readonly path: (string | number)[];
+}
+
+function settingsOf(reference: ToolReference, toolName: string, path: (string | number)[]): SettingsAt {
+  if ("tool" in reference) return { settings: reference, path };
+  if ("class" in reference && reference.tools && Object.hasOwn(reference.tools, toolName)) return { settings: reference.tools[toolName], path: [...path, "tools", toolName] };
+  return { settings: undefined, path };
+}
+
+// The Agent's own check of a tool's state keys, reported at the setting that made the mapping
+// (the tool's reference when the mapping is the code's).
+function checkStateKeys(tool: Tool, stateKeys: ReadonlyMap<string, NormalizedStateKey>, at: SettingsAt): void {
   try {
     checkToolStateKeys([tool], stateKeys);
   } catch (error) {
-    if (error instanceof ConfigurationError) throw new DefinitionError(path, error.message, { cause: error });
-    throw error;
+    if (!(error instanceof ConfigurationError)) throw error;
+    const setting = / through outputsToState/.test(error.message) ? "outputsToState" : "inputsFromState";
+    const path = at.settings?.[setting] !== undefined ? [...at.path, setting] : at.path;
+    throw new DefinitionError(path, error.message, { cause: error });
   }
 }
 
