@@ -66,6 +66,7 @@ export {
 } from "./errors";
 export type { ArgumentProblem } from "./errors";
 export { escapeTemplateText, isPromptTemplate, promptTemplate } from "./prompt/promptTemplate";
+export { templateLimits } from "./prompt/templateLimits";
 export type { PromptTemplate, PromptTemplateOptions } from "./prompt/promptTemplate";
 export type { JsonValue } from "./state/jsonCodec";
 export type { AgentTracing, CallTrace, RunTrace, TraceContext, TraceEvent } from "./observe/agentTracing";

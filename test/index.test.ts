@@ -83,9 +83,11 @@ describe("toolwright", () => {
       "ConfigurationError",
       "DecisionError",
       "DeferredConfirmationStrategy",
+      "DefinitionError",
       "HookError",
       "NeverAskPolicy",
-    "OutputValidationError",
+      "OutputValidationError",
+      "PromptTemplateError",
       "SnapshotError",
       "StaleSchemaError",
       "State",
@@ -104,11 +106,15 @@ describe("toolwright", () => {
       "chatMessageSchema",
       "clientEvent",
       "defineTool",
+      "escapeTemplateText",
+      "isPromptTemplate",
       "limits",
       "mergeLists",
+      "promptTemplate",
       "registerToolSchemas",
       "replaceValues",
       "snapshotOf",
+      "templateLimits",
       "tool",
     ]);
   });
@@ -126,6 +132,6 @@ describe("toolwright", () => {
 
 describe("toolwright/testing", () => {
   it("exports exactly the public runtime names", () => {
-    expect(Object.keys(testing).sort()).toEqual(["ScriptedChatGenerator", "toolCallReply"]);
+    expect(Object.keys(testing).sort()).toEqual(["ScriptedChatGenerator", "scriptedChatGeneratorFromDefinition", "toolCallReply"]);
   });
 });

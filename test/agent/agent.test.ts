@@ -172,7 +172,7 @@ describe("Agent", () => {
       const error = configurationError({ chatGenerator, stateSchema: { stepCount: { type: z.number() } } });
 
       expect(error.message).toBe(
-        "State key 'stepCount' is reserved by the Agent for run options and results; rename the key. Reserved: lastMessage, exitReason, stepCount, usage, systemPrompt, tools, generationKwargs, streamingCallback, signal, snapshot, breakpoint, decisions, confirmationContext, runId, onCheckpoint, hooks, outputSchema, pendingConfirmations, output.",
+        "State key 'stepCount' is reserved by the Agent for run options and results; rename the key. Reserved: lastMessage, exitReason, stepCount, usage, systemPrompt, tools, generationKwargs, streamingCallback, signal, snapshot, breakpoint, decisions, confirmationContext, runId, onCheckpoint, hooks, outputSchema, promptVariables, pendingConfirmations, output.",
       );
       expect(error.subject).toBe("stateSchema.stepCount");
     });
@@ -212,7 +212,7 @@ describe("Agent", () => {
     });
 
     it("throws a ConfigurationError for a systemPrompt that is not a string", () => {
-      expect(configurationError({ chatGenerator, systemPrompt: ["Be brief."] }).message).toBe("Agent has a systemPrompt that is not a string or a function of the run's state, got an array.");
+      expect(configurationError({ chatGenerator, systemPrompt: ["Be brief."] }).message).toBe("Agent has a systemPrompt that is not a string, a promptTemplate(...) or a function of the run's state, got an array.");
     });
 
     it("throws a ConfigurationError for a streamingCallback that is not a function", () => {
@@ -479,7 +479,7 @@ describe("Agent", () => {
     });
 
     it.each([
-      ["systemPrompt", { systemPrompt: 42 }, "Agent.run has a systemPrompt that is not a string or a function of the run's state, got number 42."],
+      ["systemPrompt", { systemPrompt: 42 }, "Agent.run has a systemPrompt that is not a string, a promptTemplate(...) or a function of the run's state, got number 42."],
       ["streamingCallback", { streamingCallback: "log" }, 'Agent.run has a streamingCallback that is not a function, got string "log".'],
       ["generationKwargs", { generationKwargs: "fast" }, 'Agent.run has generationKwargs that is not an object of provider options, got string "fast".'],
       ["signal", { signal: { aborted: false } }, "Agent.run has a signal that is not an AbortSignal, got an object; pass controller.signal of an AbortController."],

@@ -24,7 +24,7 @@ describe("systemPrompt as a function of the run's state", () => {
     expect(result.messages[0]!.role).toBe("system");
     expect(result.messages[0]!.text).toBe("You help Ada (pro plan).");
     expect(chatGenerator.requests[0]!.messages[0]!.text).toBe("You help Ada (pro plan).");
-    expect(seen[1]).toEqual({ runId: "run-7" });
+    expect(seen[1]).toEqual({ runId: "run-7", variables: {} });
     // The function gets a frozen copy: what it does to it leaves the run's state alone.
     expect(Object.isFrozen(seen[0])).toBe(true);
     expect((seen[0] as { messages: ChatMessage[] }).messages.map((m) => m.text)).toEqual(["hello"]);
@@ -55,6 +55,6 @@ describe("systemPrompt as a function of the run's state", () => {
       throw boom;
     });
     expect(await rejectionOf(failing.agent.run({ messages: [ChatMessage.fromUser("hi")] }))).toBe(boom);
-    expect(() => agentWith(7 as never)).toThrow("Agent has a systemPrompt that is not a string or a function of the run's state, got number 7.");
+    expect(() => agentWith(7 as never)).toThrow("Agent has a systemPrompt that is not a string, a promptTemplate(...) or a function of the run's state, got number 7.");
   });
 });
