@@ -2,6 +2,7 @@ import { benchAiSdk } from "./aiSdk";
 import { benchCluster } from "./cluster/benchCluster";
 import { benchCodegen } from "./codegen";
 import { benchComposition } from "./composition";
+import { benchDefinition } from "./definition";
 import { benchLoopOverhead } from "./loopOverhead";
 import { benchMcp } from "./mcp/benchMcp";
 import { benchParallelStep } from "./parallelStep";
@@ -11,10 +12,10 @@ import { benchStateAppends } from "./stateAppends";
 import { benchTracing } from "./tracing";
 import { benchWideReply } from "./wideReply";
 
-const sections = ["runtime", "peer", "codegen", "cluster", "mcp", "tracing", "composition", "aisdk"] as const;
+const sections = ["runtime", "peer", "codegen", "cluster", "mcp", "tracing", "composition", "aisdk", "definition"] as const;
 type Section = (typeof sections)[number];
 
-/** `node dist/bench/index.js [runtime] [peer] [codegen] [cluster] [mcp] [tracing] [composition] [aisdk]`: the named sections, or all of them. */
+/** `node dist/bench/index.js [runtime] [peer] [codegen] [cluster] [mcp] [tracing] [composition] [aisdk] [definition]`: the named sections, or all of them. */
 function chosenSections(argv: readonly string[]): Section[] {
   const unknown = argv.filter((a) => !(sections as readonly string[]).includes(a));
   if (unknown.length > 0) throw new Error(`unknown benchmark section ${unknown.map((a) => `'${a}'`).join(", ")}; the sections are ${sections.join(", ")}`);
@@ -59,6 +60,10 @@ async function main(): Promise<void> {
   if (chosen.includes("aisdk")) {
     console.log("## aisdk (toolwright/ai-sdk's cost per model call on the AI SDK's MockLanguageModelV3, against a ChatGenerator that returns the reply)");
     await benchAiSdk((line) => console.log(line));
+  }
+  if (chosen.includes("definition")) {
+    console.log("## definition (agents as data: Agent.fromJSON, toJSON, YAML, prompt templates, and what loads when; issue #16)");
+    await benchDefinition((line) => console.log(line));
   }
 }
 
