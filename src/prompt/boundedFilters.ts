@@ -1,27 +1,38 @@
 import type { RenderBudget } from "./renderBudget";
 import { stringTooLong } from "./renderErrors";
 import { templateLimits } from "./templateLimits";
-import { isCompound, isInteger, isString, type TemplateValue } from "./templateValues";
+import { templateText } from "./templateRepr";
+import { isCompound, isInteger, isString, itemCount, type TemplateValue } from "./templateValues";
 
 // The operations whose output can be far larger than their inputs and the steps spent on them: each
 // check predicts the output's length and throws before the interpreter allocates it.
 
-/** `value | join(separator)`: every item, plus the separator between each two. */
-export function checkJoin(template: string, operand: TemplateValue, separator: TemplateValue | undefined, budget: RenderBudget): void {
-  const separatorLength = isString(separator) ? separator.value.length : 0;
-  let count = 0;
-  let length = 0;
+/**
+ * Jinja's `join`: `separator.join(str(item) for item in value)`, items printed as Jinja prints them
+ * (`True`, `None`, `['a']`), a string joined by characters; undefined for other operands (the
+ * package's `join` reports them). Stops as soon as the result would pass `maxOutputLength`.
+ */
+export function templateJoin(template: string, operand: TemplateValue, separator: TemplateValue | undefined, budget: RenderBudget): string | undefined {
+  const glue = isString(separator) ? separator.value : "";
+  let items: readonly (string | TemplateValue)[];
   if (isString(operand)) {
-    count = operand.value.length;
-    length = count;
+    // The result is at least as long as the text; stop before splitting a text that is too long.
+    if (operand.value.length > templateLimits.maxOutputLength) throw stringTooLong(template, undefined);
+    items = Array.from(operand.value);
   } else if (operand.type === "ArrayValue" || operand.type === "TupleValue") {
-    const items = operand.value as TemplateValue[];
-    count = items.length;
-    for (const item of items) length += isString(item) ? item.value.length : isCompound(item) ? budget.printedLength(item) : 24;
+    items = operand.value as TemplateValue[];
   } else {
-    return;
+    return undefined;
   }
-  check(template, length + Math.max(0, count - 1) * separatorLength);
+  const parts: string[] = [];
+  let length = 0;
+  for (const item of items) {
+    const part = typeof item === "string" ? item : templateText(item, budget, template);
+    length += part.length + (parts.length > 0 ? glue.length : 0);
+    if (length > templateLimits.maxOutputLength) throw stringTooLong(template, undefined);
+    parts.push(part);
+  }
+  return parts.join(glue);
 }
 
 /** `text | indent(width)`: each line gains `width` spaces. */
@@ -38,6 +49,18 @@ export function checkReplace(template: string, text: string, old: TemplateValue 
   let matches = old.value === "" ? text.length + 1 : occurrences(text, old.value, false);
   if (isInteger(count) && count.value >= 0) matches = Math.min(matches, count.value);
   check(template, text.length + matches * growth);
+}
+
+/**
+ * Spends what a filter that reaches every value of its operand costs: `sort` and `dictsort` compare
+ * about log2(n) times per item, and an attribute path (`sort(attribute='a.b')`) is read for each.
+ */
+export function spendOnReach(budget: RenderBudget, filter: string, operand: TemplateValue, attributeLength: number): void {
+  if (!isCompound(operand)) return;
+  const items = itemCount(operand);
+  const rounds = filter === "sort" || filter === "dictsort" ? Math.max(1, Math.ceil(Math.log2(items + 1))) : 1;
+  budget.weighAll(operand, rounds);
+  budget.spend(items * rounds * Math.floor(attributeLength / templateLimits.charactersPerStep));
 }
 
 /** `text * count`: Python's string repetition, which `@huggingface/jinja` lacks. */

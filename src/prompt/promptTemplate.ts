@@ -7,6 +7,7 @@ export { escapeTemplateText } from "./escapeTemplateText";
 
 /** A Jinja template compiled once; render it over a context of variables. */
 export interface PromptTemplate {
+  /** The template's Jinja text, as given. */
   readonly source: string;
   /** The template's name for messages: "systemPrompt", "userPrompt", or what the caller gave. */
   readonly name: string;
@@ -26,30 +27,39 @@ const templates = new WeakSet<object>();
 
 /**
  * Compiles a Jinja template, as Haystack's prompt builders use them (Jinja's defaults: no
- * `trim_blocks`, no `lstrip_blocks`, no autoescape, one trailing newline dropped), on
- * `@huggingface/jinja`'s sandboxed interpreter (loaded on the first call). The template may be
- * untrusted: it reaches no JavaScript (no prototypes, no functions from the variables), and each
- * render is bounded (`templateLimits`: source length, output length, a budget of steps, nesting).
+ * `trim_blocks`, no `lstrip_blocks`, no autoescape, `\r\n` read as `\n`, one trailing newline
+ * dropped), on `@huggingface/jinja`'s interpreter (loaded on the first call). Values print as Jinja
+ * prints them (`True`, `None`, `['a', 1]`) and `tojson` is Jinja's (sorted keys, ASCII, HTML-safe).
  * Throws `PromptTemplateError` for a syntax error (with its line), an unknown filter or test, or a
  * source over the length limit.
  *
+ * The template may be untrusted (an agent definition from a request): it reaches no JavaScript
+ * (values are copied to plain data, functions refused, attribute lookups never reach prototypes)
+ * and each render is bounded (a source of at most 100,000 characters, an output and any string made
+ * of at most 1,000,000, a budget of 1,000,000 steps, nesting: `templateLimits`), failing with
+ * a `PromptTemplateError` that names the limit.
+ *
  * Rendering is strict where Jinja is lenient:
  * - A variable the template reads (see `variables`) that the render is not given (no own property,
- *   or `undefined`) is an error, except where it is optional: the operand of `default`
- *   (`{{ x | default('n/a') }}`) or of an `is defined` / `is undefined` test, or used inside an
- *   `if` or conditional expression whose test proved it defined (`{% if x is defined %}{{ x }}`,
- *   `x is defined and x`).
+ *   or `undefined`) is an error, even on a branch this render does not take, except where it is
+ *   optional: the operand of `default` (`{{ x | default('n/a') }}`), or of an `is defined` /
+ *   `is undefined` test, or used where an enclosing `if` or conditional expression proved it
+ *   defined (`{% if x is defined %}{{ x }}{% endif %}`, `x is defined and x`). `{% if x %}` alone
+ *   does not make `x` optional.
  * - Reading an attribute, key or item that a value lacks (`{{ customer.nmae }}`, `{{ docs[5] }}`,
- *   `.text` of an undefined `messages | last`) is an error, except under `default` or `is
- *   defined` as above. A key present with an undefined value (`loop.previtem`) is not missing.
+ *   `.text` of the undefined `messages | last` of no messages) is an error, except in the operand
+ *   of `default` or `is defined` as above. A key present with an undefined value (`loop.previtem`
+ *   on the first item) is not missing.
  *
- * Known differences from Jinja, from the interpreter: lists and mappings print as JSON
- * (`["a", 1]`, not `['a', 1]`); `~` and `join` print booleans as `true`; no `{% raw %}`,
- * `{% include %}`, `{% extends %}` or blocks; the filters and tests are those `templateFilters` and
- * `templateTests` list. `True`/`False`/`None` and floats print as Jinja prints them.
+ * Differences from Jinja that remain (the interpreter's): `items()` and `dictsort` give lists where
+ * Jinja gives tuples; numbers have no exponent form (`1e3`); `+` joins a string and a number (Jinja
+ * raises); `1 / 0` is `inf`; there is no `{% raw %}` (see `escapeTemplateText`), `{% include %}`,
+ * `{% extends %}`, `{% block %}` or `{% with %}`; the filters and tests are the interpreter's (an
+ * unknown one fails to compile, listing the known ones); the globals are `range`, `namespace`,
+ * `true`, `false` and `none`.
  *
  * @example
- * const prompt = promptTemplate("Answer from these documents:\n{% for doc in documents %}- {{ doc.content }}\n{% endfor %}Question: {{ query }}", { name: "userPrompt" });
+ * const prompt = promptTemplate("Answer from:\n{% for doc in documents %}- {{ doc.content }}\n{% endfor %}Question: {{ query }}", { name: "userPrompt" });
  * prompt.variables; // ["documents", "query"]
  * prompt.render({ documents: [{ content: "Paris is in France." }], query: "Where is Paris?" });
  */

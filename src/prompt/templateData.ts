@@ -68,12 +68,12 @@ class Converter {
     if (this.ancestors.has(value)) throw this.error(`whose value has no template form: ${formatPath(path)} holds a circular reference; pass plain data`);
     this.ancestors.add(value);
     try {
-      if (value instanceof ChatMessage) return this.convertObject({ ...value.toJSON(), text: value.text ?? null, role: value.role }, path, depth);
+      if (value instanceof ChatMessage) return this.convertObject({ ...this.jsonForm(() => value.toJSON()), text: value.text ?? null, role: value.role }, path, depth);
       if (Array.isArray(value)) return value.map((item, i) => this.convert(item, [...path, i], depth + 1) ?? null);
       if (value instanceof Set) return [...value].map((item, i) => this.convert(item, [...path, i], depth + 1) ?? null);
       if (value instanceof Map) return this.convertEntries([...value], path, depth);
       if (isPlainObject(value)) return this.convertEntries(Object.entries(value), path, depth);
-      return this.convert(this.jsonForm(value, path), path, depth);
+      return this.convert(this.jsonForm(() => toJsonValue(value, path)), path, depth);
     } finally {
       this.ancestors.delete(value);
     }
@@ -89,9 +89,10 @@ class Converter {
     return out;
   }
 
-  private jsonForm(value: object, path: PropertyKey[]): unknown {
+  // A value's JSON form, or the error naming the variable when it has none.
+  private jsonForm<T>(make: () => T): T {
     try {
-      return toJsonValue(value, path);
+      return make();
     } catch (error) {
       const reason = error instanceof Error ? error.message.replace(/\.$/, "") : String(error);
       throw this.error(`whose value has no template form: ${reason}; pass plain data (strings, numbers, booleans, null, arrays, objects, Dates, ChatMessages)`, error);

@@ -6,14 +6,14 @@ import type {
   FilterStatement,
   For,
   Identifier,
-  KeywordArgumentExpression,
   MemberExpression,
   SelectExpression,
   Statement,
 } from "@huggingface/jinja/dist/ast";
 import type { FunctionValue } from "@huggingface/jinja/dist/runtime";
 import type { TemplatePlan } from "./analyzeTemplate";
-import { checkIndent, checkJoin, checkRepeat, checkReplace } from "./boundedFilters";
+import { checkIndent, checkRepeat, checkReplace, spendOnReach, templateJoin } from "./boundedFilters";
+import { callArguments, type CallArguments, noArguments } from "./callArguments";
 import { jinja, type JinjaPackage } from "./jinjaPackage";
 import { missingMember } from "./missingMember";
 import type { RenderBudget } from "./renderBudget";
@@ -21,6 +21,7 @@ import { evaluationTooDeep, stringTooLong } from "./renderErrors";
 import { templateJson } from "./templateJson";
 import { templateLimits } from "./templateLimits";
 import { templateText } from "./templateRepr";
+import { precomputed, precomputedType, syntheticNode } from "./syntheticNodes";
 import { isCompound, isInteger, isString, itemCount, type TemplateValue } from "./templateValues";
 
 /** What one render's interpreter works with. */
@@ -33,9 +34,10 @@ export interface TemplateSession {
 /**
  * An interpreter for one render: `@huggingface/jinja`'s, with every evaluation passing through
  * `evaluate`, which spends the budget, bounds the nesting and the strings made, turns a missing
- * attribute into an error, prints booleans, none and floats as Jinja does, and takes over the
- * operations whose output can outgrow their input (`join`, `indent`, `replace`, `tojson`, string
- * repetition) to check the size first.
+ * attribute into an error and prints values as Jinja does. It takes over the operations whose
+ * output can outgrow their input (`join`, `indent`, `replace`, `tojson`, string repetition) to
+ * check the size first, and charges those that reach deep into a value (`sort`, `map`,
+ * `selectattr`, loops) for it.
  */
 export function templateInterpreter(environment: Environment, session: TemplateSession): Interpreter {
   interpreterClass ??= defineInterpreter(jinja().Interpreter);
@@ -45,23 +47,14 @@ export function templateInterpreter(environment: Environment, session: TemplateS
 type InterpreterClass = new (environment: Environment, session: TemplateSession) => Interpreter;
 let interpreterClass: InterpreterClass | undefined;
 
-// A value evaluated already, handed back to the package's own evaluation of a node.
-const precomputedType = "PrecomputedValue";
-const node = (fields: Record<string, unknown>): Statement => fields as unknown as Statement;
-const precomputed = (value: TemplateValue): Statement => node({ type: precomputedType, value });
-
 // Nodes that hand back a value held elsewhere rather than make one.
 const lookups = new Set(["Identifier", "MemberExpression"]);
-const boundedFilters = new Set(["tojson", "string", "join", "indent", "replace"]);
+// Filters whose arguments are evaluated here, to check or charge the operation before it runs.
+const boundedFilters = new Set(["tojson", "string", "join", "indent", "replace", "sort", "map"]);
+// Filters that reach every value inside their operand, with literal arguments only (the package insists).
+const reachingFilters = new Set(["selectattr", "rejectattr", "unique", "dictsort"]);
 const hiddenSources = new WeakSet<object>();
 const boundedReplaces = new WeakSet<object>();
-
-interface Arguments {
-  readonly positional: TemplateValue[];
-  readonly keyword: Map<string, TemplateValue>;
-  /** The same arguments as precomputed nodes, positional first, as the package evaluates them. */
-  readonly nodes: Statement[];
-}
 
 function defineInterpreter(Base: JinjaPackage["Interpreter"]): InterpreterClass {
   return class TemplateInterpreter extends Base {
@@ -106,7 +99,7 @@ function defineInterpreter(Base: JinjaPackage["Interpreter"]): InterpreterClass 
           return super.evaluate(statement, environment);
         case "FilterStatement": {
           const { body, filter } = statement as FilterStatement;
-          return this.applyFilterTo(this.evaluate(node({ type: "Program", body }), environment), filter, environment);
+          return this.applyFilterTo(this.evaluate(syntheticNode({ type: "Program", body }), environment), filter, environment);
         }
         default:
           return super.evaluate(statement, environment);
@@ -135,8 +128,8 @@ function defineInterpreter(Base: JinjaPackage["Interpreter"]): InterpreterClass 
       const select = iterable.type === "SelectExpression" ? (iterable as SelectExpression) : undefined;
       const items = this.evaluate(select ? select.lhs : iterable, environment);
       if (isCompound(items)) this.session.budget.spend(itemCount(items) * templateLimits.stepsPerIteration);
-      const source = select ? node({ type: "SelectExpression", lhs: precomputed(items), test: select.test }) : precomputed(items);
-      return super.evaluate(node({ type: "For", loopvar, iterable: source, body, defaultBlock }), environment);
+      const source = select ? syntheticNode({ type: "SelectExpression", lhs: precomputed(items), test: select.test }) : precomputed(items);
+      return super.evaluate(syntheticNode({ type: "For", loopvar, iterable: source, body, defaultBlock }), environment);
     }
 
     private readMember(member: MemberExpression, environment: Environment): TemplateValue {
@@ -148,7 +141,7 @@ function defineInterpreter(Base: JinjaPackage["Interpreter"]): InterpreterClass 
         key = evaluated.value;
         property = precomputed(evaluated);
       }
-      const value = super.evaluate(node({ type: "MemberExpression", object: precomputed(object), property, computed: member.computed }), environment);
+      const value = super.evaluate(syntheticNode({ type: "MemberExpression", object: precomputed(object), property, computed: member.computed }), environment);
       if (value.type === "FunctionValue" && isString(object) && key === "replace") this.boundReplace(value as FunctionValue, object.value);
       if (value.type !== "UndefinedValue" || this.session.plan.optionalMembers.has(member)) return value;
       // A key whose value is undefined (`loop.previtem` on the first item) exists.
@@ -174,7 +167,7 @@ function defineInterpreter(Base: JinjaPackage["Interpreter"]): InterpreterClass 
       if (operator === "==" || operator === "!=" || (operator === "+" && (isString(left) || isString(right)))) {
         for (const side of [left, right]) if (isCompound(side)) this.session.budget.printedLength(side);
       }
-      return super.evaluate(node({ type: "BinaryExpression", operator: expression.operator, left: precomputed(left), right: precomputed(right) }), environment);
+      return super.evaluate(syntheticNode({ type: "BinaryExpression", operator: expression.operator, left: precomputed(left), right: precomputed(right) }), environment);
     }
 
     private repeat(text: TemplateValue, count: TemplateValue, environment: Environment): TemplateValue | undefined {
@@ -188,9 +181,10 @@ function defineInterpreter(Base: JinjaPackage["Interpreter"]): InterpreterClass 
       const name = callee.value;
       // The package knows `default` only with parentheses.
       if (name === "default" && filter.type === "Identifier") return operand.type === "UndefinedValue" ? this.text("", environment) : operand;
-      if (!boundedFilters.has(name)) return super.evaluate(node({ type: "FilterExpression", operand: precomputed(operand), filter }), environment);
       const { budget, template } = this.session;
-      const args: Arguments = filter.type === "CallExpression" ? this.collectArguments((filter as CallExpression).args, environment) : { positional: [], keyword: new Map(), nodes: [] };
+      if (reachingFilters.has(name)) spendOnReach(budget, name, operand, literalLength(filter));
+      if (!boundedFilters.has(name)) return super.evaluate(syntheticNode({ type: "FilterExpression", operand: precomputed(operand), filter }), environment);
+      const args = filter.type === "CallExpression" ? callArguments((filter as CallExpression).args, (arg) => this.evaluate(arg, environment)) : noArguments;
       const { positional, keyword } = args;
       switch (name) {
         case "tojson":
@@ -198,54 +192,26 @@ function defineInterpreter(Base: JinjaPackage["Interpreter"]): InterpreterClass 
         case "string":
           if (operand.type !== "UndefinedValue") return this.text(templateText(operand, budget, template), environment);
           break;
-        case "join":
-          checkJoin(template, operand, positional[0] ?? keyword.get("separator"), budget);
+        case "join": {
+          const joined = templateJoin(template, operand, positional[0] ?? keyword.get("d") ?? keyword.get("separator"), budget);
+          if (joined !== undefined) return this.text(joined, environment);
           break;
+        }
         case "indent":
           checkIndent(template, operand, positional[0] ?? keyword.get("width"));
           break;
         case "replace":
           if (isString(operand)) checkReplace(template, operand.value, positional[0], positional[1], positional[2] ?? keyword.get("count"));
           break;
+        case "sort":
+          spendOnReach(budget, name, operand, textLength(positional[2] ?? keyword.get("attribute")));
+          break;
+        case "map":
+          spendOnReach(budget, name, operand, textLength(keyword.get("attribute")));
+          break;
       }
-      const call = filter.type === "CallExpression" ? node({ type: "CallExpression", callee, args: args.nodes }) : filter;
-      return super.evaluate(node({ type: "FilterExpression", operand: precomputed(operand), filter: call }), environment);
-    }
-
-    // Evaluates call arguments once, in the package's order (positional, spreads included, then keyword).
-    private collectArguments(args: readonly Statement[], environment: Environment): Arguments {
-      const positional: TemplateValue[] = [];
-      const keyword = new Map<string, TemplateValue>();
-      const nodes: Statement[] = [];
-      const addPositional = (value: TemplateValue): void => {
-        positional.push(value);
-        nodes.push(precomputed(value));
-      };
-      const addKeyword = (key: string, value: TemplateValue): void => {
-        if (keyword.has(key)) throw new Error(`Got multiple values for keyword argument '${key}'`);
-        keyword.set(key, value);
-        nodes.push(node({ type: "KeywordArgumentExpression", key: node({ type: "Identifier", value: key }), value: precomputed(value) }));
-      };
-      for (const arg of args) {
-        if (arg.type === "SpreadExpression") {
-          const spread = this.evaluate((arg as unknown as { argument: Statement }).argument, environment);
-          if (spread.type !== "ArrayValue" && spread.type !== "TupleValue") throw new Error(`Cannot unpack non-iterable type: ${spread.type}`);
-          for (const item of spread.value as TemplateValue[]) addPositional(item);
-        } else if (arg.type !== "KeywordArgumentExpression" && arg.type !== "KeywordSpreadExpression") {
-          addPositional(this.evaluate(arg, environment));
-        }
-      }
-      for (const arg of args) {
-        if (arg.type === "KeywordArgumentExpression") {
-          const { key, value } = arg as KeywordArgumentExpression;
-          addKeyword(key.value, this.evaluate(value, environment));
-        } else if (arg.type === "KeywordSpreadExpression") {
-          const spread = this.evaluate((arg as unknown as { argument: Statement }).argument, environment);
-          if (spread.type !== "ObjectValue" && spread.type !== "KeywordArgumentsValue") throw new Error(`Argument after ** must be a mapping, not ${spread.type}`);
-          for (const [key, value] of spread.value as Map<string, TemplateValue>) addKeyword(key, value);
-        }
-      }
-      return { positional, keyword, nodes };
+      const call = filter.type === "CallExpression" ? syntheticNode({ type: "CallExpression", callee, args: args.nodes }) : filter;
+      return super.evaluate(syntheticNode({ type: "FilterExpression", operand: precomputed(operand), filter: call }), environment);
     }
 
     // `text.replace(…)` as a method: checked before the package's own replace runs.
@@ -263,16 +229,28 @@ function defineInterpreter(Base: JinjaPackage["Interpreter"]): InterpreterClass 
     }
 
     private text(value: string, environment: Environment): TemplateValue {
-      return super.evaluate(node({ type: "StringLiteral", value }), environment);
+      return super.evaluate(syntheticNode({ type: "StringLiteral", value }), environment);
     }
   };
 }
 
 // Jinja's tojson takes one argument, `indent`.
-function jsonIndent({ positional, keyword }: Arguments): number | undefined {
+function jsonIndent({ positional, keyword }: CallArguments): number | undefined {
   if (positional.length + keyword.size > 1 || (keyword.size === 1 && !keyword.has("indent"))) throw new Error("tojson takes one argument, indent");
   const indent = positional[0] ?? keyword.get("indent");
   if (indent === undefined || indent.type === "NullValue") return undefined;
   if (!isInteger(indent)) throw new Error(`tojson's indent must be an integer, got ${indent.type}`);
   return indent.value;
+}
+
+function textLength(value: TemplateValue | undefined): number {
+  return isString(value) ? value.value.length : 0;
+}
+
+// The length of a filter's string-literal arguments (`selectattr('name', 'eq', 'x')`).
+function literalLength(filter: Identifier | CallExpression): number {
+  if (filter.type !== "CallExpression") return 0;
+  let length = 0;
+  for (const arg of (filter as CallExpression).args) if (arg.type === "StringLiteral") length += (arg as unknown as { value: string }).value.length;
+  return length;
 }

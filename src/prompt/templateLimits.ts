@@ -9,10 +9,12 @@ export const templateLimits = Object.freeze({
   /** A render's output, and any one string a template makes on the way, may be at most this many characters. */
   maxOutputLength: 1_000_000,
   /**
-   * The work one render may do, in steps: one per expression or statement evaluated, one per item
-   * of each list or mapping an evaluation yields (`range(n)` is n), one per `charactersPerStep`
-   * characters of each string an evaluation yields, and `stepsPerIteration` per item a `for` loop
-   * goes over. A prompt over a long conversation takes some thousands.
+   * The work one render may do, in steps: one per expression or statement evaluated; for each
+   * evaluation's result, one per item of a list or mapping (`range(n)` is n) and one per
+   * `charactersPerStep` characters of its strings; `stepsPerIteration` per item a `for` loop goes
+   * over; and, for operations that reach every value inside a list (printing it, `sort`, `map`,
+   * `selectattr`, …), one per value and per `charactersPerStep` characters inside. Rendering a
+   * prompt of 100,000 characters from its variables takes some tens of thousands.
    */
   maxSteps: 1_000_000,
   /** Characters of a string that count as one step. */
