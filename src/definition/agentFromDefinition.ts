@@ -80,6 +80,8 @@ export function agentFromDefinition(data: unknown, options: AgentFromJSONOptions
       throw new DefinitionError(["exitConditions", index], `is '${condition}', which is neither "text" nor the name of one of the Agent's tools. Valid exit conditions: ${["text", ...toolNames].join(", ")}.`);
     }
   });
+  // A replaced generator is still checked: a definition that names a bad one is refused everywhere.
+  if (options.chatGenerator !== undefined) chatGeneratorFromDefinition(definition.chatGenerator, registry, trust, false);
   const agentOptions: AgentOptions<StateSchema, string, OutputSchema | undefined> = {
     chatGenerator: options.chatGenerator ?? chatGeneratorFromDefinition(definition.chatGenerator, registry, trust),
     tools,

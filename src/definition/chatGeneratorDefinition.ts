@@ -26,9 +26,13 @@ export interface DefinitionTrust {
  * options as they are), else a built-in type, whose secrets (`{ env }`) must name allowed variables
  * and whose `baseURL` an allowed endpoint: a definition cannot send a key to a server of its choosing.
  */
-export function chatGeneratorFromDefinition(definition: ChatGeneratorDefinition, registry: AgentRegistry, trust: DefinitionTrust): ChatGenerator {
+export function chatGeneratorFromDefinition(definition: ChatGeneratorDefinition, registry: AgentRegistry, trust: DefinitionTrust): ChatGenerator;
+/** With `build: false`, only checks it (the type, the trust rules): for a generator the app replaces. */
+export function chatGeneratorFromDefinition(definition: ChatGeneratorDefinition, registry: AgentRegistry, trust: DefinitionTrust, build: false): undefined;
+export function chatGeneratorFromDefinition(definition: ChatGeneratorDefinition, registry: AgentRegistry, trust: DefinitionTrust, build = true): ChatGenerator | undefined {
   const path = ["chatGenerator"];
   const own = registered(registry, "chatGenerators", definition.type);
+  if (own !== undefined && !build) return undefined;
   if (own !== undefined) {
     if (typeof (own as ChatGenerator).run === "function") {
       if (definition.options !== undefined) throw new DefinitionError([...path, "options"], `is given for '${definition.type}', a ready generator in registry.chatGenerators; remove the options, or register a factory (options) => generator.`);
@@ -53,7 +57,12 @@ export function chatGeneratorFromDefinition(definition: ChatGeneratorDefinition,
     );
   }
   checkTrust(definition.options ?? {}, trust, [...path, "options"]);
-  return make(definition.options ?? {}, [...path, "options"]);
+  // Without apiKey an OpenAI generator reads OPENAI_API_KEY: a read like any other.
+  const options = definition.options ?? {};
+  if (definition.type !== "ScriptedChatGenerator" && !Object.hasOwn(options, "apiKey") && process.env.OPENAI_API_KEY && !trust.allowedEnv.includes("OPENAI_API_KEY")) {
+    throw new DefinitionError([...path, "options"], `has no apiKey, so the generator would read OPENAI_API_KEY, which the app has not allowed a definition to read; name an allowed variable (apiKey: { env: "NAME" }), or allow OPENAI_API_KEY with fromJSON(data, { allowedEnv: [...] }). Allowed: ${trust.allowedEnv.join(", ") || "none"}.`);
+  }
+  return build ? make(definition.options ?? {}, [...path, "options"]) : undefined;
 }
 
 function checkTrust(options: Readonly<Record<string, unknown>>, trust: DefinitionTrust, path: (string | number)[]): void {

@@ -1,4 +1,5 @@
-import { DefinitionError } from "../errors";
+import { ConfigurationError, DefinitionError } from "../errors";
+import { describeKind } from "../util/describeValue";
 import { AlwaysAskPolicy, AskOncePolicy, NeverAskPolicy } from "../hitl/confirmationPolicies";
 import { DeferredConfirmationStrategy } from "../hitl/confirmationStrategies";
 import type { ConfirmationPolicy, ConfirmationStrategies, ConfirmationStrategy } from "../hitl/confirmationTypes";
@@ -31,6 +32,9 @@ export function strategiesFromDefinition(definition: Readonly<Record<string, Con
     }
     if (policy !== undefined) throw new DefinitionError([...path, "policy"], `applies only to the deferred strategy; registered strategy '${strategy}' has its own policy, so remove it.`);
     const registeredStrategy = registered(registry, "confirmationStrategies", strategy);
+    if (registeredStrategy !== undefined && typeof registeredStrategy?.decide !== "function") {
+      throw new ConfigurationError("registry", `registry.confirmationStrategies.${strategy} must be a confirmation strategy (an object with decide(request)), got ${describeKind(registeredStrategy)}.`);
+    }
     if (typeof registeredStrategy?.decide !== "function") {
       throw new DefinitionError(
         [...path, "strategy"],

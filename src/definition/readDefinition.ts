@@ -22,7 +22,8 @@ function firstProblem(issues: readonly z.core.$ZodIssue[], data: unknown): Defin
   // A missing key is reported at its own path, so it sorts with the others in document order.
   const issue = issues[0]!;
   const path = issue.path.filter((segment): segment is string | number => typeof segment !== "symbol");
-  if (issue.code === "invalid_union" && path.length === 2 && path[0] === "tools") return toolReferenceProblem(path, valueAt(data, path));
+  // A problem inside a tools entry is reported against the shape the entry has (its keys, for an unknown one).
+  if (path.length >= 2 && path[0] === "tools" && typeof path[1] === "number") return toolReferenceProblem(path.slice(0, 2), valueAt(data, path.slice(0, 2)));
   return asError(issue, path);
 }
 
@@ -54,7 +55,9 @@ function asError(issue: z.core.$ZodIssue, path: Path, keysHere: () => string[] =
   }
   const input = (issue as { input?: unknown }).input;
   if (issue.code === "invalid_type" && input === undefined) return new DefinitionError(path, `is missing: it ${issue.message}.`);
-  return new DefinitionError(path, `${issue.message}, got ${describeKind(input)}.`);
+  // A secret given as a value is not repeated: only its kind.
+  const got = path[0] === "snapshotKey" && typeof input === "string" ? "a string" : describeKind(input);
+  return new DefinitionError(path, `${issue.message}, got ${got}.`);
 }
 
 // The keys a mapping at `path` (below `root`) may have, for the message of an unknown one.

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { DefinitionError } from "../errors";
+import { ConfigurationError, DefinitionError } from "../errors";
+import { describeKind } from "../util/describeValue";
 import { mergeLists, type MergeHandler, replaceValues } from "../state/mergeHandlers";
 import { chatMessageSchemaOf, type StateSchema } from "../state/stateSchema";
 import { isZodArray, type ZodSchema } from "../state/zodIntrospection";
@@ -84,7 +85,9 @@ export function zodTypeOf(type: JsonSchema, path: (string | number)[]): ZodSchem
 }
 
 function handlerNamed(name: string, registry: AgentRegistry, path: (string | number)[]): MergeHandler {
-  const handler = registered(registry, "handlers", name) ?? builtInHandlers.get(name);
+  const own = registered(registry, "handlers", name);
+  if (own !== undefined && typeof own !== "function") throw new ConfigurationError("registry", `registry.handlers.${name} must be a function, got ${describeKind(own)}.`);
+  const handler = own ?? builtInHandlers.get(name);
   if (typeof handler === "function") return handler as MergeHandler;
   const known = [...builtInHandlers.keys(), ...registeredNames(registry, "handlers")];
   throw new DefinitionError(path, `names handler '${name}', which is neither built in nor in registry.handlers; register the function (registry.handlers.${/^[A-Za-z_$][\w$]*$/.test(name) ? name : "<name>"}) or use one of: ${known.join(", ")}.`);

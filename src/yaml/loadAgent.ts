@@ -31,7 +31,7 @@ export function parseAgent<S extends StateSchema = StateSchema>(text: string, op
     return Agent.fromJSON(yaml.data, fromJSON);
   } catch (error) {
     // An unknown key is pointed at itself, any other problem at its value.
-    if (error instanceof DefinitionError && error.location === undefined) throw yaml.locateError(error, { key: error.reason.startsWith("is not a key of") });
+    if (error instanceof DefinitionError && error.location === undefined) throw yaml.locateError(error, { key: error.reason.startsWith("is not a key of") || error.reason.startsWith("is a '__proto__' key") });
     throw error;
   }
 }

@@ -402,7 +402,7 @@ describe("Agent.fromJSON and the app's secrets and endpoints", () => {
   // Bug: with allowedEnv leaving OPENAI_API_KEY out, `apiKey: { env: OPENAI_API_KEY }` is refused,
   // but a definition that leaves apiKey out gets a generator holding OPENAI_API_KEY's value
   // anyway (the generator's default). Remove `.failing` once fixed.
-  it.failing("refuses a definition without apiKey when allowedEnv leaves OPENAI_API_KEY out", () => {
+  it("refuses a definition without apiKey when allowedEnv leaves OPENAI_API_KEY out", () => {
     const definition = { version: 1, chatGenerator: { type: "OpenAIChatGenerator", options: { model: "gpt-4o-mini" } } };
     expect(() => Agent.fromJSON(definition, { allowedEnv: ["TW_FUZZ_KEY_A"] })).toThrow(DefinitionError);
   });
