@@ -130,9 +130,9 @@ describe("Agent.fromJSON", () => {
       expectDefinitionError({ version: 1, chatGenerator: { type: "ScriptedChatGenerator", option: {} } }, undefined, ["chatGenerator", "option"], "chatGenerator.option: is not a key of this mapping; did you mean 'options'? Keys: type, options.");
     });
 
-    // Bug: an unknown key directly on a tools entry gets no suggestion and an empty key list
+    // A bug the properties found, now fixed: an unknown key directly on a tools entry gets no suggestion and an empty key list
     // ("Keys: ."), because readDefinition looks the keys up on the union of the three reference
-    // shapes instead of the shape the entry has. Remove `.failing` once fixed.
+    // shapes instead of the shape the entry has.
     it("lists the keys of a tool reference for an unknown key on it", () => {
       const error = thrownBy(() => Agent.fromJSON(definition({ tools: [{ class: "DeskTools", inclde: ["escalate"] }] }), { registry: deskRegistry() })) as DefinitionError;
       expect(error.path).toEqual(["tools", 0, "inclde"]);
@@ -609,16 +609,16 @@ describe("Agent.fromJSON", () => {
       expectDefinitionError(definition({ snapshotKey: { env: "SNAPSHOT_KEY", value: "x" } }), undefined, ["snapshotKey", "value"], "snapshotKey.value: is not a key of this mapping. Keys: env.");
     });
 
-    // Bug: a snapshotKey given as the key itself is refused, but the message repeats it (up to 57
+    // A bug the properties found, now fixed: a snapshotKey given as the key itself is refused, but the message repeats it (up to 57
     // characters: `got string "0123…"`), so the secret reaches logs; apiKey's message gives only
-    // the kind. Remove `.failing` once fixed.
+    // the kind.
     it("refuses a snapshotKey given as a literal without repeating it", () => {
       const error = thrownBy(() => Agent.fromJSON(definition({ snapshotKey: "0123456789abcdef0123456789abcdef" }))) as DefinitionError;
       expect(error.path).toEqual(["snapshotKey"]);
       expect(error.message).not.toContain("0123456789abcdef");
     });
 
-    // Bug: AgentFromJSONOptions.chatGenerator is documented as "the definition's is checked, not
+    // A bug the properties found, now fixed: AgentFromJSONOptions.chatGenerator is documented as "the definition's is checked, not
     // built", but with it, chatGenerator.type, its env names and its baseURL are not checked at all.
     it("checks the definition's chat generator when fromJSON is given one", () => {
       const error = thrownBy(() => Agent.fromJSON({ version: 1, chatGenerator: { type: "OpenAIChatGenerater" } }, { chatGenerator: new ScriptedChatGenerator([]) }));
@@ -707,7 +707,7 @@ describe("Agent.fromJSON", () => {
       expectConfigurationError(definition(), { allowedEnv: "OPENAI_API_KEY" as unknown as string[] }, "Agent.fromJSON", 'Agent.fromJSON has allowedEnv that is not an array of strings, got string "OPENAI_API_KEY".');
     });
 
-    // Bug: a registry.handlers entry that is not a function is reported as the definition's fault,
+    // A bug the properties found, now fixed: a registry.handlers entry that is not a function is reported as the definition's fault,
     // with a contradictory list ("neither built in nor in registry.handlers … use one of: mergeLists,
     // replaceValues, mergeLists"); the other sections throw ConfigurationError for a bad entry.
     it("refuses a registered handler that is not a function as a ConfigurationError", () => {
@@ -718,7 +718,7 @@ describe("Agent.fromJSON", () => {
       expect(error).not.toBeInstanceOf(DefinitionError);
     });
 
-    // Bug: the same for registry.confirmationStrategies ("names strategy 'ask', which is neither
+    // A bug the properties found, now fixed: the same for registry.confirmationStrategies ("names strategy 'ask', which is neither
     // 'deferred' nor in registry.confirmationStrategies … Registered: ask.").
     it("refuses a registered confirmation strategy without decide as a ConfigurationError", () => {
       const error = thrownBy(() =>

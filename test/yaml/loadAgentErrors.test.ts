@@ -157,8 +157,8 @@ tools:
     );
   });
 
-  // Bug: a '__proto__' key is a problem with the key, but parseAgent points only "is not a key
-  // of" problems at the key, so this one points at the value (7:16). Remove `.failing` once fixed.
+  // A bug the properties found, now fixed: a '__proto__' key is a problem with the key, but parseAgent points only "is not a key
+  // of" problems at the key, so this one points at the value (7:16).
   it("points a '__proto__' key at the key", () => {
     const error = parseError(`${head}tools:\n  - class: DeskTools\n    __proto__: { polluted: true }\n`);
     expect(error.path).toEqual(["tools", 0, "__proto__"]);
