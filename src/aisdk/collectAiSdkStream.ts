@@ -2,6 +2,7 @@ import type { CallLimits } from "../chat/callLimits";
 import type { ChatGeneratorResponse, TokenUsage } from "../chat/chatGenerator";
 import type { ReasoningContent } from "../chat/chatMessage";
 import type { StreamingCallback, StreamingChunk } from "../chat/streaming";
+import { isThenable } from "../util/isThenable";
 import { isRecord } from "./isRecord";
 import { ReplySize } from "./replySize";
 import { type ModelCall, providerFault, toChatGeneratorError } from "./toChatGeneratorError";
@@ -57,7 +58,7 @@ export async function collectAiSdkStream(result: unknown, callback: StreamingCal
   const emit = async (chunk: StreamingChunk): Promise<void> => {
     limits.throwIfAborted();
     const pending = callback(chunk);
-    if (pending) await limits.wait(pending);
+    if (isThenable(pending)) await limits.wait(pending);
   };
   const size = new ReplySize(call);
   let text = "";

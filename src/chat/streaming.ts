@@ -53,5 +53,11 @@ export interface FinishChunk extends ChunkSource {
 /** What a streaming callback receives. */
 export type StreamingChunk = TextDeltaChunk | ReasoningDeltaChunk | ToolCallDeltaChunk | ToolResultChunk | FinishChunk;
 
-/** Receives streaming chunks; may be async (the run waits for it). */
-export type StreamingCallback = (chunk: StreamingChunk) => void | Promise<void>;
+/**
+ * Receives streaming chunks. When it returns a promise (or any thenable) the run waits for it before
+ * going on; any other return value is ignored, so everyday callbacks such as
+ * `(chunk) => chunks.push(chunk)` or `(chunk) => res.write(...)` work as they are. The return type
+ * is `unknown` for that reason, not `void`: TypeScript would refuse those two under
+ * `void | Promise<void>`.
+ */
+export type StreamingCallback = (chunk: StreamingChunk) => unknown;

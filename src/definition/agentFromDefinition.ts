@@ -63,7 +63,7 @@ export interface DefinedAgent {
  * and strategy checked as `new Agent` checks them, with errors at their place in the definition.
  */
 export function agentFromDefinition(data: unknown, options: AgentFromJSONOptions): DefinedAgent {
-  const shape = findShapeProblem(data, limits.maxDefinitionDepth, true);
+  const shape = findShapeProblem(data, { maxDepth: limits.maxDefinitionDepth, refuseProtoKeys: true });
   if (shape) {
     const path = shape.path.filter((segment): segment is string | number => typeof segment !== "symbol");
     throw new DefinitionError(path, shape.kind === "depth" ? `nests deeper than ${limits.maxDefinitionDepth} levels, the limit of a definition.` : "is a '__proto__' key, which a definition may not have.");

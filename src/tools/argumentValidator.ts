@@ -78,15 +78,18 @@ function lazyValidator(schema: JsonSchema, origin: SchemaOrigin, subject: string
 }
 
 /**
- * Refuses what no schema check should see: arguments nested deeper than `maxArgumentDepth`, and a
+ * Refuses what no schema check should see: arguments nested deeper than `maxArgumentDepth`, a
  * `__proto__` key at any depth (JSON keeps it as own data, but code that copies by assignment
- * would make it a prototype).
+ * would make it a prototype), and a non-finite number anywhere, open objects and untyped
+ * parameters included (`1e999` parses as `Infinity`, which no JSON value is).
  */
 export function screenArguments(args: unknown): ArgumentProblem | undefined {
-  const problem = findShapeProblem(args, limits.maxArgumentDepth, true);
+  const problem = findShapeProblem(args, { maxDepth: limits.maxArgumentDepth, refuseProtoKeys: true, refuseNonFinite: true });
   if (!problem) return undefined;
   if (problem.kind === "depth") return { path: "(root)", message: `nest deeper than ${limits.maxArgumentDepth} levels, the limit for tool arguments` };
-  return { path: formatPath(problem.path.map(echoSegment)), message: 'is an unknown property ("__proto__" is never accepted as a property name)' };
+  const path = formatPath(problem.path.map(echoSegment));
+  if (problem.kind === "nonFinite") return { path, message: `is ${problem.value}, which is not a JSON number; send a finite number` };
+  return { path, message: 'is an unknown property ("__proto__" is never accepted as a property name)' };
 }
 
 /**

@@ -198,7 +198,7 @@ function observeEnd(observer: RunObserver, observation: ToolCallObservation | un
 // A slow streaming callback must not hold up an abort.
 async function emit(options: InvokeToolsOptions, chunk: StreamingChunk): Promise<void> {
   const pending = options.streamingCallback?.(chunk);
-  if (pending) await options.abort.race(pending, () => options.abort.abortError());
+  if (isThenable(pending)) await options.abort.race(Promise.resolve(pending), () => options.abort.abortError());
 }
 
 // Merges the result into State and renders its text.

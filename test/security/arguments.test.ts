@@ -1,4 +1,6 @@
-import { ChatMessage, limits, ToolArgumentsError } from "toolwright";
+import { z } from "zod";
+import { Agent, ChatMessage, limits, Tool, ToolArgumentsError } from "toolwright";
+import { ScriptedChatGenerator } from "toolwright/testing";
 import { callsReply, guardedAgent, guardedInput, hasOnlyPlainPrototypes, rejectionOf } from "./securityAgent";
 
 const raw = (toolName: string, text: string) => callsReply({ id: "c1", toolName, arguments: text });
@@ -62,7 +64,7 @@ describe("non-finite numbers", () => {
     const result = await agent.run(guardedInput());
 
     expect(log).toEqual([]);
-    expect(resultText(result.messages)).toBe("Tool 'transfer' was called with invalid arguments: amount must be number (got number Infinity). Call the tool again with corrected arguments.");
+    expect(resultText(result.messages)).toBe("Tool 'transfer' was called with invalid arguments: amount is Infinity, which is not a JSON number; send a finite number. Call the tool again with corrected arguments.");
   });
 
   it("refuses -1e999 for an integer parameter", async () => {
@@ -71,7 +73,57 @@ describe("non-finite numbers", () => {
     const result = await agent.run(guardedInput());
 
     expect(log).toEqual([]);
-    expect(resultText(result.messages)).toBe("Tool 'lookup' was called with invalid arguments: filter.limit must be integer (got number -Infinity). Call the tool again with corrected arguments.");
+    expect(resultText(result.messages)).toBe("Tool 'lookup' was called with invalid arguments: filter.limit is -Infinity, which is not a JSON number; send a finite number. Call the tool again with corrected arguments.");
+  });
+});
+
+describe("non-finite numbers where the schema allows anything", () => {
+  // An open object and an untyped parameter (JSON Schema `{}`, zod `z.any()`): no type check would
+  // see the Infinity, so the screen before validation has to.
+  function openTools(log: unknown[]): Tool[] {
+    return [
+      new Tool({
+        name: "record",
+        description: "Record an event.",
+        parameters: { type: "object", properties: { event: { type: "object", additionalProperties: true }, extra: {} }, required: ["event"] },
+        function: (args) => (log.push(args), "recorded"),
+      }),
+      new Tool({ name: "note", description: "Keep a note.", parameters: z.object({ payload: z.any() }), function: (args) => (log.push(args), "kept") }),
+    ];
+  }
+
+  it.each([
+    ["an open object", "record", '{"event":{"score":1e999}}', "event.score is Infinity"],
+    ["a parameter typed {}", "record", '{"event":{},"extra":[1,-1e999]}', "extra[1] is -Infinity"],
+    ["a zod z.any() parameter", "note", '{"payload":{"deep":{"n":1e400}}}', "payload.deep.n is Infinity"],
+  ])("refuses 1e999 inside %s", async (_, toolName, text, problem) => {
+    const log: unknown[] = [];
+    const agent = new Agent({ chatGenerator: new ScriptedChatGenerator([raw(toolName, text), ChatMessage.fromAssistant("Done.")]), tools: openTools(log) });
+
+    const result = await agent.run({ messages: [ChatMessage.fromUser("Go.")] });
+
+    expect(log).toEqual([]);
+    expect(resultText(result.messages)).toBe(`Tool '${toolName}' was called with invalid arguments: ${problem}, which is not a JSON number; send a finite number. Call the tool again with corrected arguments.`);
+  });
+
+  it("refuses NaN in arguments a model adapter passed as an object", async () => {
+    const log: unknown[] = [];
+    const call = { id: "c1", toolName: "record", arguments: { event: { ratio: Number.NaN } } };
+    const agent = new Agent({ chatGenerator: new ScriptedChatGenerator([ChatMessage.fromAssistant(undefined, { toolCalls: [call] }), ChatMessage.fromAssistant("Done.")]), tools: openTools(log) });
+
+    const result = await agent.run({ messages: [ChatMessage.fromUser("Go.")] });
+
+    expect(log).toEqual([]);
+    expect(resultText(result.messages)).toBe("Tool 'record' was called with invalid arguments: event.ratio is NaN, which is not a JSON number; send a finite number. Call the tool again with corrected arguments.");
+  });
+
+  it("runs the same call once the numbers are finite", async () => {
+    const log: unknown[] = [];
+    const agent = new Agent({ chatGenerator: new ScriptedChatGenerator([raw("record", '{"event":{"score":1e300},"extra":[1,2]}'), ChatMessage.fromAssistant("Done.")]), tools: openTools(log) });
+
+    await agent.run({ messages: [ChatMessage.fromUser("Go.")] });
+
+    expect(log).toEqual([{ event: { score: 1e300 }, extra: [1, 2] }]);
   });
 });
 

@@ -23,7 +23,7 @@ const hostileCall = fc.record({
 describe("hostile tool calls", () => {
   const runs = fuzzRuns(150);
   it(
-    `never crash a run, never reach a tool with arguments its schema rejects or a foreign prototype, never leak the injected owner (${runs} cases)`,
+    `never crash a run, never reach a tool with arguments its schema rejects, a non-finite number or a foreign prototype, never leak the injected owner (${runs} cases)`,
     async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(hostileCall, { minLength: 1, maxLength: 6 }), async (calls) => {
@@ -35,6 +35,7 @@ describe("hostile tool calls", () => {
           for (const execution of log) {
             expect(accepted(execution)).toBe(true);
             expect(hasOnlyPlainPrototypes(execution.args)).toBe(true);
+            expect(JSON.parse(JSON.stringify(execution.args))).toEqual(execution.args);
           }
           expect(hasOnlyPlainPrototypes(result.profile)).toBe(true);
           for (const transfer of result.transfers ?? []) expect(Object.getPrototypeOf(transfer)).toBe(Object.prototype);

@@ -13,7 +13,7 @@ import { setOwn } from "../../util/ownProperty";
  * DefinitionError at the path (under `path`) of anything else.
  */
 export function copyJsonData(value: unknown, path: readonly (string | number)[]): JsonValue {
-  const problem = findShapeProblem(value, limits.maxArgumentDepth, false);
+  const problem = findShapeProblem(value, { maxDepth: limits.maxArgumentDepth });
   if (problem) {
     const at = [...path, ...problem.path.map((key) => (typeof key === "number" ? key : String(key)))];
     throw new DefinitionError(at, `nests deeper than ${limits.maxArgumentDepth} levels (or contains itself), past the limit; give plain JSON data.`);

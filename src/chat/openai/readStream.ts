@@ -1,5 +1,6 @@
 import type { StreamingCallback, StreamingChunk } from "../streaming";
 import type { CallLimits } from "./callLimits";
+import { isThenable } from "../../util/isThenable";
 import { type ProviderCall, toChatGeneratorError } from "./toChatGeneratorError";
 
 /**
@@ -32,6 +33,6 @@ export function streamEmitter(callback: StreamingCallback, limits: CallLimits): 
   return async (chunk) => {
     limits.throwIfAborted();
     const pending = callback(chunk);
-    if (pending) await limits.wait(pending);
+    if (isThenable(pending)) await limits.wait(pending);
   };
 }
