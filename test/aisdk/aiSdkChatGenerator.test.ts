@@ -68,7 +68,7 @@ describe("AISdkChatGenerator", () => {
         { role: "tool", content: [{ type: "tool-result", toolCallId: "call-1", toolName: "search", output: { type: "text", value: result.messages[3]!.toolCallResult!.result } }] },
         { role: "tool", content: [{ type: "tool-result", toolCallId: "call-2", toolName: "add_note", output: { type: "text", value: result.messages[4]!.toolCallResult!.result } }] },
       ]);
-      expect(result.messages[2]!.reasoning).toEqual({ text: thinking.text, extra: { providerMetadata: { anthropic: { signature } } } });
+      expect(result.messages[2]!.reasoning).toEqual({ text: thinking.text, extra: { provider: "anthropic.messages", providerMetadata: { anthropic: { signature } } } });
     });
 
     it("streams text, reasoning and tool-call deltas and ends with the same messages as without streaming", async () => {
