@@ -89,7 +89,7 @@ export function readWarnings(value: unknown): string[] {
   for (const warning of value.slice(0, 20)) {
     if (!isRecord(warning)) continue;
     const text = [warning.type, warning.feature, warning.details, warning.message].filter((item) => typeof item === "string" && item !== "").join(": ");
-    if (text !== "") lines.push(text.length > 300 ? `${text.slice(0, 300)}…` : text);
+    if (text !== "") lines.push(text.length > 1000 ? `${text.slice(0, 1000)}…` : text);
   }
   return lines;
 }
