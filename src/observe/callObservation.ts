@@ -82,7 +82,7 @@ export class ModelCallObservation extends CallObservation<ModelEndEvent, Pick<Mo
   }
 }
 
-// A generator's warnings (hostile input): the first 20 strings, each cut to 1,000 characters, redacted like content.
+// A generator's warnings (hostile input): the non-empty strings among the first 20 entries, each cut to 1,000 characters, redacted like content.
 function warningsOf(value: unknown, hidden: Hidden): readonly string[] {
   if (!Array.isArray(value)) return noStrings;
   const warnings: string[] = [];

@@ -1,5 +1,5 @@
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { Agent, ChatGeneratorError, ChatMessage, type ModelEndEvent, type StreamingChunk, Tool, type ToolCall } from "toolwright";
+import { Agent, ChatGeneratorError, ChatMessage, type JsonSchema, type ModelEndEvent, type StreamingChunk, Tool, type ToolCall } from "toolwright";
 import { AISdkChatGenerator, type AISdkChatGeneratorOptions } from "toolwright/ai-sdk";
 import { rejectionOf } from "../helpers/notesAgent";
 import { GoogleReplayServer, googleError, googleJson, googleStream } from "../helpers/googleReplayServer";
@@ -21,7 +21,7 @@ type Calls = Array<{ tool: string; args: Record<string, unknown> }>;
 
 // The tools of the recorded calls: weather (google-tool-call), read_theme and read_screen (google-stream-no-args-tool-call).
 function tools(calls: Calls): Tool[] {
-  const tool = (name: string, properties: Record<string, unknown>, answer: (args: Record<string, unknown>) => string) =>
+  const tool = (name: string, properties: Record<string, JsonSchema>, answer: (args: Record<string, unknown>) => string) =>
     new Tool({
       name,
       description: `The ${name} tool.`,
