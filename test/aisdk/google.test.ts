@@ -1,5 +1,5 @@
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { Agent, ChatGeneratorError, ChatMessage, type JsonSchema, type ModelEndEvent, type StreamingChunk, Tool, type ToolCall } from "toolwright";
+import { Agent, BreakpointError, ChatGeneratorError, ChatMessage, type JsonSchema, type ModelEndEvent, type StreamingChunk, Tool, type ToolCall } from "toolwright";
 import { AISdkChatGenerator, type AISdkChatGeneratorOptions } from "toolwright/ai-sdk";
 import { rejectionOf } from "../helpers/notesAgent";
 import { GoogleReplayServer, googleError, googleJson, googleStream } from "../helpers/googleReplayServer";
@@ -71,6 +71,20 @@ describe("AISdkChatGenerator with @ai-sdk/google (recorded responses)", () => {
       { role: "model", parts: [{ functionCall: { id: call.id, name: "weather", args: { location: "San Francisco" } }, thoughtSignature: signature }] },
       { role: "user", parts: [{ functionResponse: { id: call.id, name: "weather", response: { name: "weather", content: "Sunny in San Francisco." } } }] },
     ]);
+  });
+
+  it("keeps a call's thought signature in a snapshot taken as JSON text, and sends it when the run resumes", async () => {
+    server.enqueue(googleJson("google-tool-call"), googleJson("google-text"));
+    const signature: string = recorded("google-tool-call.json").candidates[0].content.parts[0].thoughtSignature;
+    const agent = agentOn(generator("gemini-3-pro-preview"));
+
+    const paused = (await rejectionOf(agent.run({ messages: [ChatMessage.fromUser("Weather in San Francisco?")], breakpoint: { at: "tool" } }))) as BreakpointError;
+    const result = await agent.run({ snapshot: JSON.parse(JSON.stringify(paused.snapshot)) });
+
+    expect(paused).toBeInstanceOf(BreakpointError);
+    expect(result.lastMessage.text).toBe(recorded("google-text.json").candidates[0].content.parts[0].text);
+    expect(server.requests[1]!.body.contents[1].parts).toEqual([{ functionCall: { id: result.messages[1]!.toolCall!.id, name: "weather", args: { location: "San Francisco" } }, thoughtSignature: signature }]);
+    expect(JSON.stringify(server.requests[1]!.body)).not.toContain(sentinel);
   });
 
   it("streams a recorded Gemini 3 turn of thinking and four calls, and sends its signature back on the first call only, with no placeholder", async () => {
