@@ -109,7 +109,7 @@ export class AISdkChatGenerator implements ChatGenerator {
     return {
       ...this.#generationKwargs,
       ...perRun,
-      prompt: toAiSdkPrompt(request.messages),
+      prompt: toAiSdkPrompt(request.messages, this.languageModel.provider),
       ...(hasTools && { tools: toAiSdkTools(request.tools, this.#toolsStrict), toolChoice: { type: "auto" as const } }),
       ...(request.responseFormat && { responseFormat: toAiSdkResponseFormat(request.responseFormat) }),
     };

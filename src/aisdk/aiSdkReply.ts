@@ -89,7 +89,7 @@ export function readWarnings(value: unknown): string[] {
   for (const warning of value.slice(0, 20)) {
     if (!isRecord(warning)) continue;
     const text = [warning.type, warning.feature, warning.details, warning.message].filter((item) => typeof item === "string" && item !== "").join(": ");
-    if (text !== "") lines.push(text.length > 300 ? `${text.slice(0, 300)}…` : text);
+    if (text !== "") lines.push(text.length > 1000 ? `${text.slice(0, 1000)}…` : text);
   }
   return lines;
 }
@@ -106,27 +106,30 @@ export function optionalString(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
+/** Provider metadata keyed by provider, as the AI SDK gives it and takes it back. */
+export type ProviderMetadata = Record<string, Record<string, unknown>>;
+
 /**
- * The provider metadata of a reasoning part as a JSON copy, to keep in `ReasoningContent.extra`
+ * The provider metadata of a reasoning part or tool call as a JSON copy, to keep in its `extra`
  * and send back as the part's provider options; undefined when it is not an object of objects
  * with a JSON form within the nesting limit.
  */
-export function readReasoningMetadata(value: unknown, size: ReplySize): Record<string, Record<string, unknown>> | undefined {
+export function readProviderMetadata(value: unknown, size: ReplySize): ProviderMetadata | undefined {
   if (!isRecord(value) || nestingDepthExceeds(value, limits.maxArgumentDepth - 2)) return undefined;
   try {
     const copy: unknown = JSON.parse(size.count(JSON.stringify(value)));
-    return isRecord(copy) && Object.values(copy).every(isRecord) ? (copy as Record<string, Record<string, unknown>>) : undefined;
+    return isRecord(copy) && Object.values(copy).every(isRecord) ? (copy as ProviderMetadata) : undefined;
   } catch (error) {
     if (error instanceof ChatGeneratorError) throw error;
     return undefined;
   }
 }
 
-/** Merges provider metadata that arrives in pieces (Anthropic's signature comes after the thinking text): per provider, later keys win. */
+/** Merges provider metadata that arrives in pieces (Anthropic's signature comes after the thinking text, a tool call's on its start and its end): per provider, later keys win. */
 export function mergeMetadata(
-  sofar: Record<string, Record<string, unknown>> | undefined,
-  more: Record<string, Record<string, unknown>> | undefined,
-): Record<string, Record<string, unknown>> | undefined {
+  sofar: ProviderMetadata | undefined,
+  more: ProviderMetadata | undefined,
+): ProviderMetadata | undefined {
   if (!more) return sofar;
   if (!sofar) return more;
   const merged = { ...sofar };
@@ -134,18 +137,23 @@ export function mergeMetadata(
   return merged;
 }
 
-/** A reasoning item; its provider metadata goes in `extra.providerMetadata`. */
-export function reasoningContent(text: string, metadata: Record<string, Record<string, unknown>> | undefined): ReasoningContent {
-  return { text, extra: metadata ? { providerMetadata: metadata } : {} };
+/**
+ * A reasoning item: `extra.provider` is the AI SDK provider id that made it (the origin
+ * toAiSdkPrompt checks), `extra.providerMetadata` its provider metadata.
+ */
+export function reasoningContent(text: string, metadata: ProviderMetadata | undefined, provider: string): ReasoningContent {
+  return { text, extra: metadata ? { provider, providerMetadata: metadata } : { provider } };
 }
 
 /**
- * A tool call from a call's id, name and input (JSON text). A missing id gets one made up (results
- * are paired with calls by id); input that is not valid JSON for an object stays the raw text, which
- * the tool-calling step answers with an error the model can act on.
+ * A tool call from a call's id, name and input (JSON text), with its provider metadata (Gemini's
+ * thought signature) and the provider id that made it in `extra`. A missing id gets one made up
+ * (results are paired with calls by id); input that is not valid JSON for an object stays the raw
+ * text, which the tool-calling step answers with an error the model can act on.
  */
-export function toolCallOf(id: string | undefined, toolName: string, input: string): ToolCall {
-  return { id: id || `call_${randomUUID()}`, toolName, arguments: parseToolArguments(input) };
+export function toolCallOf(id: string | undefined, toolName: string, input: string, metadata: ProviderMetadata | undefined, provider: string): ToolCall {
+  const call = { id: id || `call_${randomUUID()}`, toolName, arguments: parseToolArguments(input) };
+  return metadata ? { ...call, extra: { provider, providerMetadata: metadata } } : call;
 }
 
 /** A tool call's input as JSON text: the specification's string, or the JSON of an object some models give instead. */
@@ -159,7 +167,7 @@ export function inputText(input: unknown): string {
   }
 }
 
-/** The response of a call: one assistant reply (text only when non-empty), with the response's meta on it too. */
+/** The response of a call: one assistant reply (text only when non-empty), with the response's meta (warnings included) on it too. */
 export function buildResponse(parts: ReplyParts, info: ReplyInfo, model: string): ChatGeneratorResponse {
   const responseModel = info.responseModel ?? model;
   const { reason, raw } = info.finishReason;
@@ -169,6 +177,7 @@ export function buildResponse(parts: ReplyParts, info: ReplyInfo, model: string)
     finishReason: reason,
     ...(raw !== undefined && { rawFinishReason: raw }),
     ...(info.usage && { usage: info.usage }),
+    ...(info.warnings.length > 0 && { warnings: info.warnings }),
   };
   const reply = ChatMessage.fromAssistant(parts.text === "" ? undefined : parts.text, { reasoning: parts.reasoning, toolCalls: parts.toolCalls, meta });
   return {

@@ -12,8 +12,9 @@ import {
   inputText,
   mergeMetadata,
   optionalString,
+  type ProviderMetadata,
   readFinishReason,
-  readReasoningMetadata,
+  readProviderMetadata,
   readText,
   readUsage,
   readWarnings,
@@ -21,7 +22,7 @@ import {
   toolCallOf,
 } from "./aiSdkReply";
 
-type Metadata = Record<string, Record<string, unknown>> | undefined;
+type Metadata = ProviderMetadata | undefined;
 
 interface ReasoningState {
   text: string;
@@ -40,6 +41,8 @@ interface ToolCallState {
   forwarded: string;
   /** The input of the call's `tool-call` part, which wins over the deltas. */
   final?: string;
+  /** The provider metadata of its `tool-input-start` and `tool-call` parts (Gemini's thought signature). */
+  metadata: Metadata;
 }
 
 /**
@@ -81,8 +84,8 @@ export async function collectAiSdkStream(result: unknown, callback: StreamingCal
     }
     return state;
   };
-  const startToolCall = async (id: string | undefined, toolName: string, input: string, json: boolean): Promise<ToolCallState> => {
-    const state: ToolCallState = { index: toolCalls.length, id, toolName, input, json, forwarded: json ? input : "" };
+  const startToolCall = async (id: string | undefined, toolName: string, input: string, json: boolean, metadata: Metadata): Promise<ToolCallState> => {
+    const state: ToolCallState = { index: toolCalls.length, id, toolName, input, json, forwarded: json ? input : "", metadata };
     toolCalls.push(state);
     if (id !== undefined) openToolCalls.set(id, state);
     await emit({ type: "toolCallDelta", index: state.index, ...(id !== undefined && { id }), toolName, argumentsDelta: state.forwarded });
@@ -123,12 +126,12 @@ export async function collectAiSdkStream(result: unknown, callback: StreamingCal
         }
         case "reasoning-start":
           openReasoning.delete(id);
-          reasoningFor(id).metadata = readReasoningMetadata(part.providerMetadata, size);
+          reasoningFor(id).metadata = readProviderMetadata(part.providerMetadata, size);
           break;
         case "reasoning-delta": {
           const state = reasoningFor(id);
           const delta = readText(part, "delta", where, call);
-          state.metadata = mergeMetadata(state.metadata, readReasoningMetadata(part.providerMetadata, size));
+          state.metadata = mergeMetadata(state.metadata, readProviderMetadata(part.providerMetadata, size));
           if (delta) {
             state.text += size.count(delta);
             await emit({ type: "reasoning", delta });
@@ -137,7 +140,7 @@ export async function collectAiSdkStream(result: unknown, callback: StreamingCal
         }
         case "reasoning-end": {
           const state = openReasoning.get(id);
-          if (state) state.metadata = mergeMetadata(state.metadata, readReasoningMetadata(part.providerMetadata, size));
+          if (state) state.metadata = mergeMetadata(state.metadata, readProviderMetadata(part.providerMetadata, size));
           openReasoning.delete(id);
           break;
         }
@@ -146,7 +149,7 @@ export async function collectAiSdkStream(result: unknown, callback: StreamingCal
             providerExecuted.add(id);
             break;
           }
-          await startToolCall(size.count(optionalString(part.id)), size.count(readText(part, "toolName", where, call) ?? ""), "", part.inputEncoding !== "text");
+          await startToolCall(size.count(optionalString(part.id)), size.count(readText(part, "toolName", where, call) ?? ""), "", part.inputEncoding !== "text", readProviderMetadata(part.providerMetadata, size));
           break;
         }
         case "tool-input-delta": {
@@ -165,9 +168,11 @@ export async function collectAiSdkStream(result: unknown, callback: StreamingCal
           if (part.providerExecuted === true || (toolCallId !== undefined && providerExecuted.has(toolCallId))) break;
           const toolName = size.count(readText(part, "toolName", where, call) ?? "");
           const input = size.count(inputText(part.input));
+          const metadata = readProviderMetadata(part.providerMetadata, size);
           const started = toolCallId === undefined ? undefined : openToolCalls.get(toolCallId);
           if (started && started.final === undefined) {
             started.final = input;
+            started.metadata = mergeMetadata(started.metadata, metadata);
             if (toolName !== "") started.toolName = toolName;
             // The deltas so far were a prefix of the input as a rule; what is missing goes out now.
             if (input.startsWith(started.forwarded) && input.length > started.forwarded.length) {
@@ -176,7 +181,7 @@ export async function collectAiSdkStream(result: unknown, callback: StreamingCal
               await emit({ type: "toolCallDelta", index: started.index, argumentsDelta: rest });
             }
           } else {
-            (await startToolCall(size.count(toolCallId), toolName, input, true)).final = input;
+            (await startToolCall(size.count(toolCallId), toolName, input, true, metadata)).final = input;
           }
           break;
         }
@@ -192,8 +197,8 @@ export async function collectAiSdkStream(result: unknown, callback: StreamingCal
     if (!done) cancel(reader);
   }
   if (!finish) throw providerFault(call, "the stream ended before the model finished (no finish part); the reply is incomplete.");
-  const replyReasoning: ReasoningContent[] = reasoning.map((state) => reasoningContent(state.text, state.metadata));
-  const replyToolCalls = toolCalls.map((state) => toolCallOf(state.id, state.toolName, state.final ?? state.input));
+  const replyReasoning: ReasoningContent[] = reasoning.map((state) => reasoningContent(state.text, state.metadata, call.providerId));
+  const replyToolCalls = toolCalls.map((state) => toolCallOf(state.id, state.toolName, state.final ?? state.input, state.metadata, call.providerId));
   const response = buildResponse({ text, reasoning: replyReasoning, toolCalls: replyToolCalls }, { responseModel, responseId, finishReason: finish.finishReason, usage: finish.usage, warnings }, call.modelId);
   await emit({ type: "finish", finishReason: finish.finishReason.reason });
   return response;

@@ -3,12 +3,12 @@ import type { ReasoningContent, ToolCall } from "../chat/chatMessage";
 import { isRecord } from "./isRecord";
 import { ReplySize } from "./replySize";
 import { type ModelCall, providerFault } from "./toChatGeneratorError";
-import { buildResponse, inputText, optionalString, readFinishReason, readReasoningMetadata, readText, readUsage, readWarnings, reasoningContent, toolCallOf } from "./aiSdkReply";
+import { buildResponse, inputText, optionalString, readFinishReason, readProviderMetadata, readText, readUsage, readWarnings, reasoningContent, toolCallOf } from "./aiSdkReply";
 
 /**
  * Builds the response of a `doGenerate` call: its content parts become one assistant reply (text
- * parts joined, each reasoning part with its provider metadata, each tool call for toolwright to
- * run). Tool calls the provider ran itself (`providerExecuted`), their results, sources, files and
+ * parts joined, each reasoning part and each tool call for toolwright to run with its provider
+ * metadata and origin in `extra`, the warnings in the reply's and the response's meta). Tool calls the provider ran itself (`providerExecuted`), their results, sources, files and
  * approval requests are left out. Rejects with a ChatGeneratorError when the result has no content
  * array or a part's text or tool name is not a string.
  */
@@ -28,12 +28,13 @@ export function fromGenerateResult(result: unknown, call: ModelCall): ChatGenera
         text += size.count(readText(part, "text", where, call) ?? "");
         break;
       case "reasoning":
-        reasoning.push(reasoningContent(size.count(readText(part, "text", where, call) ?? ""), readReasoningMetadata(part.providerMetadata, size)));
+        reasoning.push(reasoningContent(size.count(readText(part, "text", where, call) ?? ""), readProviderMetadata(part.providerMetadata, size), call.providerId));
         break;
       case "tool-call": {
         if (part.providerExecuted === true) break;
         const toolName = size.count(readText(part, "toolName", where, call) ?? "");
-        toolCalls.push(toolCallOf(size.count(optionalString(part.toolCallId)), toolName, size.count(inputText(part.input))));
+        const id = size.count(optionalString(part.toolCallId));
+        toolCalls.push(toolCallOf(id, toolName, size.count(inputText(part.input)), readProviderMetadata(part.providerMetadata, size), call.providerId));
         break;
       }
     }

@@ -28,12 +28,13 @@ export interface AISdkReasoningPart {
   providerOptions?: AISdkProviderOptions;
 }
 
-/** A tool call of an assistant message. */
+/** A tool call of an assistant message; `providerOptions` carries what the provider needs to continue it (Gemini's thought signature). */
 export interface AISdkToolCallPart {
   type: "tool-call";
   toolCallId: string;
   toolName: string;
   input: AISdkJsonObject;
+  providerOptions?: AISdkProviderOptions;
 }
 
 /** The result of a tool call, in a tool message. */

@@ -7,12 +7,14 @@ import { truncateForEcho } from "../util/truncate";
 import type { AISdkCallOptions, AISdkFunctionTool, AISdkJsonObject, AISdkMessage, AISdkProviderOptions, AISdkReasoningPart, AISdkToolCallPart } from "./languageModel";
 
 /**
- * Converts the conversation to a LanguageModel prompt: an assistant message's parts in the order
- * reasoning, text, tool calls (reasoning with the provider options it came with, so Anthropic's
- * thinking signatures go back), and one tool message per tool result, its output `error-text`
- * when the result is an error.
+ * Converts the conversation to a LanguageModel prompt for the model of AI SDK provider `provider`
+ * (`anthropic.messages`): an assistant message's parts in the order reasoning, text, tool calls, and
+ * one tool message per tool result, its output `error-text` when the result is an error. Reasoning
+ * goes only to the provider that made it, with the provider options it came with (Anthropic's
+ * thinking signature); a tool call's provider metadata (Gemini's thought signature) goes back as its
+ * provider options, to that provider only.
  */
-export function toAiSdkPrompt(messages: readonly ChatMessage[]): AISdkMessage[] {
+export function toAiSdkPrompt(messages: readonly ChatMessage[], provider: string): AISdkMessage[] {
   const prompt: AISdkMessage[] = [];
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index]!;
@@ -24,7 +26,7 @@ export function toAiSdkPrompt(messages: readonly ChatMessage[]): AISdkMessage[] 
         prompt.push({ role: "user", content: [{ type: "text", text: message.text ?? "" }] });
         break;
       case "assistant":
-        prompt.push({ role: "assistant", content: assistantContent(message, index) });
+        prompt.push({ role: "assistant", content: assistantContent(message, index, provider) });
         break;
       case "tool":
         for (const part of message.content) {
@@ -40,28 +42,45 @@ export function toAiSdkPrompt(messages: readonly ChatMessage[]): AISdkMessage[] 
 }
 
 // One pass over the parts, which go out in the order reasoning, text (the first, as `text` reads it), tool calls.
-function assistantContent(message: ChatMessage, index: number): Extract<AISdkMessage, { role: "assistant" }>["content"] {
+function assistantContent(message: ChatMessage, index: number, provider: string): Extract<AISdkMessage, { role: "assistant" }>["content"] {
   const reasoning: AISdkReasoningPart[] = [];
   const calls: AISdkToolCallPart[] = [];
   let text: string | undefined;
   for (const part of message.content) {
-    if (part.type === "reasoning") reasoning.push(toReasoningPart(part.reasoning));
-    else if (part.type === "text") text ??= part.text;
+    if (part.type === "reasoning") {
+      const own = ownReasoning(part.reasoning, provider);
+      if (own) reasoning.push(own);
+    } else if (part.type === "text") text ??= part.text;
     else if (part.type === "toolCall") {
       const call = part.toolCall;
-      calls.push({ type: "tool-call", toolCallId: requireId(call, `messages[${index}].toolCalls[${calls.length}] is a call`), toolName: call.toolName, input: inputOf(call) });
+      const providerOptions = ownMetadata(call.extra, provider);
+      calls.push({ type: "tool-call", toolCallId: requireId(call, `messages[${index}].toolCalls[${calls.length}] is a call`), toolName: call.toolName, input: inputOf(call), ...(providerOptions && { providerOptions }) });
     }
   }
   if (reasoning.length === 0 && calls.length === 0) return text ? [{ type: "text", text }] : [];
   return [...reasoning, ...(text ? [{ type: "text" as const, text }] : []), ...calls];
 }
 
-// What the generator stored in `extra` (see aiSdkReply): the part's provider metadata, which the
-// provider reads back as the prompt part's provider options.
-function toReasoningPart(reasoning: ReasoningContent): AISdkReasoningPart {
-  const metadata = reasoning.extra.providerMetadata;
-  const usable = isPlainObject(metadata) && Object.values(metadata).every(isPlainObject);
-  return usable ? { type: "reasoning", text: reasoning.text, providerOptions: metadata as AISdkProviderOptions } : { type: "reasoning", text: reasoning.text };
+// Reasoning this adapter made records its provider in `extra.provider` (see aiSdkReply); parts
+// from before it did are known by their metadata's provider key (`anthropic` for
+// `anthropic.messages`). Any other reasoning (the Responses API's items, another provider's, one
+// written by hand) is left out: a provider cannot check it, and may reject it or take it as its own.
+function ownReasoning(reasoning: ReasoningContent, provider: string): AISdkReasoningPart | undefined {
+  const { extra } = reasoning;
+  const metadata = usableMetadata(extra.providerMetadata);
+  const origin = extra.provider;
+  const own = typeof origin === "string" ? origin === provider : metadata !== undefined && Object.hasOwn(metadata, provider.split(".")[0]!);
+  if (!own) return undefined;
+  return metadata ? { type: "reasoning", text: reasoning.text, providerOptions: metadata } : { type: "reasoning", text: reasoning.text };
+}
+
+// A tool call's provider metadata, when this provider made it.
+function ownMetadata(extra: ToolCall["extra"], provider: string): AISdkProviderOptions | undefined {
+  return extra !== undefined && extra.provider === provider ? usableMetadata(extra.providerMetadata) : undefined;
+}
+
+function usableMetadata(metadata: unknown): AISdkProviderOptions | undefined {
+  return isPlainObject(metadata) && Object.values(metadata).every(isPlainObject) ? (metadata as AISdkProviderOptions) : undefined;
 }
 
 // Arguments the model sent as text that is not a JSON object go back as `{}`: providers need an

@@ -63,7 +63,14 @@ export interface ChatGeneratorRequest {
 /** What a chat model answered. */
 export interface ChatGeneratorResponse {
   readonly replies: ChatMessage[];
-  readonly meta?: { readonly model?: string; readonly usage?: TokenUsage; readonly finishReason?: string; readonly [key: string]: unknown };
+  readonly meta?: {
+    readonly model?: string;
+    readonly usage?: TokenUsage;
+    readonly finishReason?: string;
+    /** The provider's warnings about the call, one line each (a setting it ignored); the run hands them to `onModelEnd`. */
+    readonly warnings?: readonly string[];
+    readonly [key: string]: unknown;
+  };
 }
 
 /**

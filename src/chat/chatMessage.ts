@@ -25,6 +25,11 @@ export interface ToolCall {
    * raw text is here as a string; the tool-calling step answers the model with a JSON error.
    */
   readonly arguments: Readonly<Record<string, unknown>> | string;
+  /**
+   * What the provider needs to continue the call (Gemini's thought signature), plain JSON, as
+   * `ReasoningContent.extra` is: read only by the generator that made it (Haystack's `ToolCall.extra`).
+   */
+  readonly extra?: Readonly<Record<string, unknown>>;
 }
 
 /** The outcome of one tool call, as sent back to the model. */
@@ -69,6 +74,8 @@ export interface ToolCallJSON {
   tool_name: string;
   arguments: Record<string, unknown> | string;
   id: string | null;
+  /** Present when the call has provider data (`ToolCall.extra`). */
+  extra?: Record<string, unknown>;
 }
 
 /** The JSON form of a message (Haystack's dict shape), as produced by `toJSON()`. */
@@ -94,6 +101,7 @@ function buildJsonSchemas(z: typeof import("zod").z) {
     tool_name: z.string(),
     arguments: z.union([jsonObject, z.string()]),
     id: z.string().nullable().optional(),
+    extra: jsonObject.nullable().optional(),
   });
   const message = z.object({
     role: z.enum(["system", "user", "assistant", "tool"]),
@@ -295,26 +303,35 @@ function freezeToolCall(call: ToolCall): ToolCall {
   if (typeof call === "object" && call !== null && CheckedToolCall.has(call)) return call;
   const shape = call as Partial<Record<keyof ToolCall, unknown>> | null;
   const argsOk = typeof shape?.arguments === "string" || (typeof shape?.arguments === "object" && shape.arguments !== null && !Array.isArray(shape.arguments));
-  if (typeof shape?.toolName !== "string" || !(shape.id === undefined || typeof shape.id === "string") || !argsOk) {
-    throw new ConfigurationError("ChatMessage", `ChatMessage received a tool call that is not { id?: string, toolName: string, arguments: object or JSON text }, got ${describeKind(call)}.`);
+  const extraOk = shape?.extra === undefined || isPlainObject(shape.extra);
+  if (typeof shape?.toolName !== "string" || !(shape.id === undefined || typeof shape.id === "string") || !argsOk || !extraOk) {
+    throw new ConfigurationError("ChatMessage", `ChatMessage received a tool call that is not { id?: string, toolName: string, arguments: object or JSON text, extra?: object }, got ${describeKind(call)}.`);
   }
   if (typeof call.arguments !== "string") checkDepth(call.arguments, () => `the arguments of tool call '${String(call.toolName).slice(0, limits.maxEchoedNameLength)}'`);
+  if (call.extra !== undefined) checkDepth(call.extra, () => `the extra of tool call '${String(call.toolName).slice(0, limits.maxEchoedNameLength)}'`);
   // Always a copy of our own: the mark goes on before freezing.
   return Object.freeze(CheckedToolCall.mark(copyToolCall(call)));
 }
 
 function copyToolCall(call: ToolCall): ToolCall {
   const args = typeof call.arguments === "string" ? call.arguments : frozenCopy(call.arguments);
-  return call.id === undefined ? { toolName: call.toolName, arguments: args } : { id: call.id, toolName: call.toolName, arguments: args };
+  const copy: { id?: string; toolName: string; arguments: ToolCall["arguments"]; extra?: ToolCall["extra"] } = call.id === undefined ? { toolName: call.toolName, arguments: args } : { id: call.id, toolName: call.toolName, arguments: args };
+  if (call.extra !== undefined) copy.extra = frozenCopy(call.extra);
+  return copy;
 }
 
 function toolCallToJSON(call: ToolCall): ToolCallJSON {
   const args = typeof call.arguments === "string" ? call.arguments : (jsonCopy(call.arguments) as Record<string, unknown>);
-  return { tool_name: call.toolName, arguments: args, id: call.id ?? null };
+  const json: ToolCallJSON = { tool_name: call.toolName, arguments: args, id: call.id ?? null };
+  if (call.extra !== undefined) json.extra = jsonCopy(call.extra) as Record<string, unknown>;
+  return json;
 }
 
+// Haystack writes `extra: null` for a call without provider data.
 function toolCallFromJSON(json: ToolCallJsonInput): ToolCall {
-  return json.id == null ? { toolName: json.tool_name, arguments: json.arguments } : { id: json.id, toolName: json.tool_name, arguments: json.arguments };
+  const call: { id?: string; toolName: string; arguments: ToolCall["arguments"]; extra?: ToolCall["extra"] } = json.id == null ? { toolName: json.tool_name, arguments: json.arguments } : { id: json.id, toolName: json.tool_name, arguments: json.arguments };
+  if (json.extra != null) call.extra = json.extra;
+  return call;
 }
 
 // Copies plain objects and arrays into frozen copies. A part is shared only when it is deeply

@@ -40,11 +40,12 @@ export class ModelCallObservation extends CallObservation<ModelEndEvent, Pick<Mo
     for (const reply of replies) if (typeof reply.meta.finishReason === "string") finishReasons.push(truncateForEcho(reply.meta.finishReason));
     if (finishReasons.length === 0 && typeof meta?.finishReason === "string") finishReasons.push(truncateForEcho(meta.finishReason));
     const hidden = this.hidden;
-    this.#finish(nameOf(meta?.model), nameOf(meta?.id), usage, Object.freeze(finishReasons), memo(() => this.observer.redactMessages(replies, hidden), noMessages), undefined);
+    const warnings = warningsOf(meta?.warnings, hidden);
+    this.#finish(nameOf(meta?.model), nameOf(meta?.id), usage, Object.freeze(finishReasons), warnings, memo(() => this.observer.redactMessages(replies, hidden), noMessages), undefined);
   }
 
   fail(error: unknown): void {
-    this.#finish(undefined, undefined, undefined, noStrings, () => noMessages, this.observer.errorOf(error, this.hidden));
+    this.#finish(undefined, undefined, undefined, noStrings, noStrings, () => noMessages, this.observer.errorOf(error, this.hidden));
   }
 
   #finish(
@@ -52,6 +53,7 @@ export class ModelCallObservation extends CallObservation<ModelEndEvent, Pick<Mo
     responseId: string | undefined,
     usage: CallTokens | undefined,
     finishReasons: readonly string[],
+    warnings: readonly string[],
     replies: () => ModelEndEvent["replies"],
     error: EventError | undefined,
   ): void {
@@ -68,6 +70,7 @@ export class ModelCallObservation extends CallObservation<ModelEndEvent, Pick<Mo
       endTime: now(),
       usage,
       finishReasons,
+      warnings,
       get replies() {
         return replies();
       },
@@ -77,6 +80,18 @@ export class ModelCallObservation extends CallObservation<ModelEndEvent, Pick<Mo
     const trace = this.trace;
     if (trace) this.observer.guard("tracing.endModelCall", () => trace.end(event));
   }
+}
+
+// A generator's warnings (hostile input): the non-empty strings among the first 20 entries, each cut to 1,000 characters, redacted like content.
+function warningsOf(value: unknown, hidden: Hidden): readonly string[] {
+  if (!Array.isArray(value)) return noStrings;
+  const warnings: string[] = [];
+  for (const item of value.slice(0, 20)) {
+    if (typeof item !== "string" || item === "") continue;
+    const text = item.length > 1000 ? `${item.slice(0, 1000)}…(${item.length} characters)` : item;
+    warnings.push(hidden.length === 0 ? text : redactValues(text, hidden));
+  }
+  return warnings.length === 0 ? noStrings : Object.freeze(warnings);
 }
 
 /** A tool call under observation: `finished` when its function settles, `end` once its outcome is known. */

@@ -63,6 +63,8 @@ export interface ModelEndEvent extends RunEventBase {
   readonly usage: CallTokens | undefined;
   /** Each reply's finish reason (`stop`, `tool_calls`, `length`, …), as reported. */
   readonly finishReasons: readonly string[];
+  /** The provider's warnings about the call (`meta.warnings` of the response: a setting it ignored, a signature it made up); empty when it gave none or the call failed. */
+  readonly warnings: readonly string[];
   /** The replies, as JSON, redacted; empty when the call failed. */
   readonly replies: readonly ChatMessageJSON[];
   readonly error: EventError | undefined;

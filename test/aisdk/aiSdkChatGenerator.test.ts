@@ -68,7 +68,7 @@ describe("AISdkChatGenerator", () => {
         { role: "tool", content: [{ type: "tool-result", toolCallId: "call-1", toolName: "search", output: { type: "text", value: result.messages[3]!.toolCallResult!.result } }] },
         { role: "tool", content: [{ type: "tool-result", toolCallId: "call-2", toolName: "add_note", output: { type: "text", value: result.messages[4]!.toolCallResult!.result } }] },
       ]);
-      expect(result.messages[2]!.reasoning).toEqual({ text: thinking.text, extra: { providerMetadata: { anthropic: { signature } } } });
+      expect(result.messages[2]!.reasoning).toEqual({ text: thinking.text, extra: { provider: "anthropic.messages", providerMetadata: { anthropic: { signature } } } });
     });
 
     it("streams text, reasoning and tool-call deltas and ends with the same messages as without streaming", async () => {
@@ -167,6 +167,42 @@ describe("AISdkChatGenerator", () => {
       });
       expect(prompt).toEqual([{ role: "user", content: [{ type: "text", text: "Weather in Paris?" }] }]);
       expect(abortSignal).toBeInstanceOf(AbortSignal);
+    });
+
+    it("sends reasoning and tool-call provider data only to the provider that made them; reasoning from before origins were kept goes by its metadata's key", async () => {
+      const thought = { google: { thoughtSignature: "sig-g" } };
+      const turn = ChatMessage.fromAssistant("Checking.", {
+        reasoning: [
+          { text: "mine", extra: { provider: "anthropic.messages", providerMetadata: { anthropic: { signature: "sig-a" } } } },
+          { text: "mine, without metadata", extra: { provider: "anthropic.messages" } },
+          { text: "saved before origins", extra: { providerMetadata: { anthropic: { signature: "sig-old" } } } },
+          { text: "Gemini's", extra: { provider: "google.generative-ai", providerMetadata: thought } },
+          { text: "no origin", extra: {} },
+        ],
+        toolCalls: [{ id: "c1", toolName: "search", arguments: { query: "lamps" }, extra: { provider: "google.generative-ai", providerMetadata: thought } }],
+      });
+      const messages = [ChatMessage.fromUser("Lamps?"), turn, ChatMessage.fromTool("3 lamps", turn.toolCall!)];
+      const anthropic = scriptedModel([generated([{ type: "text", text: "Hi." }])], { provider: "anthropic.messages" });
+      const google = scriptedModel([generated([{ type: "text", text: "Hi." }])], { provider: "google.generative-ai" });
+
+      await new AISdkChatGenerator({ model: anthropic }).run(request({ messages }));
+      await new AISdkChatGenerator({ model: google }).run(request({ messages }));
+
+      const call = { type: "tool-call", toolCallId: "c1", toolName: "search", input: { query: "lamps" } };
+      expect(anthropic.doGenerateCalls[0]!.prompt[1]).toEqual({
+        role: "assistant",
+        content: [
+          { type: "reasoning", text: "mine", providerOptions: { anthropic: { signature: "sig-a" } } },
+          { type: "reasoning", text: "mine, without metadata" },
+          { type: "reasoning", text: "saved before origins", providerOptions: { anthropic: { signature: "sig-old" } } },
+          { type: "text", text: "Checking." },
+          call,
+        ],
+      });
+      expect(google.doGenerateCalls[0]!.prompt[1]).toEqual({
+        role: "assistant",
+        content: [{ type: "reasoning", text: "Gemini's", providerOptions: thought }, { type: "text", text: "Checking." }, { ...call, providerOptions: thought }],
+      });
     });
 
     it("passes the run's response format as a JSON response format", async () => {

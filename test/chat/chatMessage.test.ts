@@ -1,4 +1,4 @@
-import { ChatMessage, type ChatMessageJSON, type ToolCall } from "toolwright";
+import { ChatMessage, type ChatMessageJSON, ConfigurationError, type ToolCall } from "toolwright";
 
 const searchCall: ToolCall = { id: "call_1", toolName: "search", arguments: { query: "refund", filter: { tags: ["open"] } } };
 
@@ -356,5 +356,46 @@ describe("ChatMessage reasoning", () => {
   it("refuses reasoning that is not { text, extra }", () => {
     expect(() => ChatMessage.fromAssistant("x", { reasoning: { text: 1 } as never })).toThrow("ChatMessage received reasoning that is not { text: string, extra: object }, got an object.");
     expect(() => ChatMessage.fromAssistant("x", { reasoning: { text: "t", extra: [] } as never })).toThrow("ChatMessage received reasoning that is not { text: string, extra: object }, got an object.");
+  });
+});
+
+describe("ChatMessage tool call extra", () => {
+  const signed: ToolCall = { id: "fc_1", toolName: "weather", arguments: { location: "Paris" }, extra: { provider: "google.generative-ai", providerMetadata: { google: { thoughtSignature: "EskgCsYg" } } } };
+
+  it("keeps a tool call's extra, deep-frozen, and in the tool result's origin", () => {
+    const reply = ChatMessage.fromAssistant(undefined, { toolCalls: [signed] });
+    const result = ChatMessage.fromTool("Sunny.", reply.toolCall!);
+
+    expect(reply.toolCall).toEqual(signed);
+    expect(Object.isFrozen((reply.toolCall!.extra!.providerMetadata as Record<string, object>).google)).toBe(true);
+    expect(result.toolCallResult!.origin.extra).toEqual(signed.extra);
+  });
+
+  it("writes extra in the JSON form only when there is one, and reads it back", () => {
+    const message = ChatMessage.fromAssistant("Checking.", { toolCalls: [signed, { id: "fc_2", toolName: "time", arguments: {} }] });
+
+    const json = message.toJSON();
+
+    expect(json.content.slice(1)).toEqual([
+      { tool_call: { tool_name: "weather", arguments: { location: "Paris" }, id: "fc_1", extra: { provider: "google.generative-ai", providerMetadata: { google: { thoughtSignature: "EskgCsYg" } } } } },
+      { tool_call: { tool_name: "time", arguments: {}, id: "fc_2" } },
+    ]);
+    expect(ChatMessage.fromJSON(JSON.parse(JSON.stringify(json)))).toEqual(message);
+  });
+
+  it("reads Haystack's extra: null as no extra", () => {
+    const message = ChatMessage.fromJSON({ role: "assistant", content: [{ tool_call: { tool_name: "search", arguments: {}, id: "c", extra: null } }] });
+
+    expect(message.toolCall).toEqual({ id: "c", toolName: "search", arguments: {} });
+    expect("extra" in message.toolCall!).toBe(false);
+  });
+
+  it("refuses an extra that is not an object", () => {
+    expect(() => ChatMessage.fromAssistant(undefined, { toolCalls: [{ toolName: "search", arguments: {}, extra: "sig" as unknown as Record<string, unknown> }] })).toThrow(
+      new ConfigurationError(
+        "ChatMessage",
+        "ChatMessage received a tool call that is not { id?: string, toolName: string, arguments: object or JSON text, extra?: object }, got an object.",
+      ),
+    );
   });
 });

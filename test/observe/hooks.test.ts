@@ -378,3 +378,34 @@ describe("content redaction as state changes", () => {
     expect(seen[3]).toContain("customer [customer_id]");
   });
 });
+
+describe("ModelEndEvent warnings", () => {
+  function warningAgent(warnings: unknown, ends: ModelEndEvent[]) {
+    const chatGenerator = { run: async () => ({ replies: [ChatMessage.fromAssistant("Hi.")], meta: { warnings } as { warnings: readonly string[] } }) };
+    return new Agent({ chatGenerator, tools: [], hooks: { onModelEnd: (event) => void ends.push(event) } });
+  }
+
+  it("hands the response's meta.warnings to onModelEnd, frozen", async () => {
+    const ends: ModelEndEvent[] = [];
+
+    await warningAgent(["unsupported: seed", "other: the signature was made up"], ends).run({ messages: [ChatMessage.fromUser("Hi")] });
+
+    expect(ends[0]!.warnings).toEqual(["unsupported: seed", "other: the signature was made up"]);
+    expect(Object.isFrozen(ends[0]!.warnings)).toBe(true);
+  });
+
+  it("keeps the non-empty strings among the first 20 entries, each cut to 1,000 characters, and gives none for a failed call", async () => {
+    const ends: ModelEndEvent[] = [];
+    const long = "w".repeat(1500);
+
+    await warningAgent([42, "", { message: "object" }, long, ...Array.from({ length: 30 }, (_, i) => `warning ${i}`)], ends).run({ messages: [ChatMessage.fromUser("Hi")] });
+    await warningAgent("not a list", ends).run({ messages: [ChatMessage.fromUser("Hi")] });
+    const failing = new Agent({ chatGenerator: { run: async () => Promise.reject(new ChatGeneratorError("down")) }, tools: [], hooks: { onModelEnd: (event) => void ends.push(event) } });
+    await rejectionOf(failing.run({ messages: [ChatMessage.fromUser("Hi")] }));
+
+    expect(ends[0]!.warnings).toEqual([`${"w".repeat(1000)}…(1500 characters)`, ...Array.from({ length: 16 }, (_, i) => `warning ${i}`)]);
+    expect(ends[1]!.warnings).toEqual([]);
+    expect(ends[2]!.warnings).toEqual([]);
+    expect(ends[2]!.error).toEqual({ type: "ChatGeneratorError", message: "down" });
+  });
+});

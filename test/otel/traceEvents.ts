@@ -58,6 +58,7 @@ export function modelEnd(reads: Reads, over: Partial<Omit<ModelEndEvent, "replie
     endTime: T0 + 2,
     usage: undefined,
     finishReasons: [] as readonly string[],
+    warnings: [] as readonly string[],
     error: undefined,
     ...over,
   };
