@@ -20,10 +20,15 @@ export function describeBinary(part: Pick<McpBinaryPart, "kind" | "mimeType" | "
   return `[${what}${part.mimeType ? ` ${part.mimeType}` : ""}${part.uri ? ` ${part.uri}` : ""}, ${part.bytes} bytes]`;
 }
 
-// Strings at least this long that are all base64 are taken for binary data: shorter ones may be
-// words or ids ("Zm9v" is also a name).
+// Strings at least this long that are padded base64 with upper- and lower-case letters and digits
+// (as encoded bytes always are) are taken for binary data; shorter ones may be words or ids, and
+// text of one kind of character ("xxxx…", a hex digest) is not base64 data.
 const minimumBase64Length = 512;
 const base64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+function looksLikeBase64(value: string): boolean {
+  return value.length >= minimumBase64Length && value.length % 4 === 0 && base64.test(value) && /[A-Z]/.test(value) && /[a-z]/.test(value) && /[0-9]/.test(value);
+}
 const dataUri = /^data:([^;,]*)(?:;[^,]*)?;base64,/;
 
 /**
@@ -64,7 +69,7 @@ function binaryString(value: string, path: string, found: McpBinaryPart[]): stri
     found.push(part);
     return describeBinary(part);
   }
-  if (value.length < minimumBase64Length || !base64.test(value)) return undefined;
+  if (!looksLikeBase64(value)) return undefined;
   const part = binaryPart("blob", undefined, value, path);
   found.push(part);
   return describeBinary(part);
