@@ -15,8 +15,8 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
-import { Agent, type AgentResult, ChatMessage, ConfigurationError, type StateSchema, ToolInvocationError } from "toolwright";
-import { McpToolError, McpToolset, type McpServerSpec, type McpToolsetOptions } from "toolwright/mcp";
+import { Agent, type AgentResult, ChatMessage, ConfigurationError, type StateSchema, Tool, ToolInvocationError } from "toolwright";
+import { type McpLogMessage, McpToolError, McpToolset, type McpServerSpec, type McpToolsetOptions, type McpWarning } from "toolwright/mcp";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
 import { z } from "zod";
 
@@ -519,6 +519,67 @@ describe("McpToolset on a server over Streamable HTTP", () => {
     expect(server.sessions.size).toBe(0);
     const { results } = await runCalls(toolset, ["echo", { text: "hello?" }]);
     expect(results).toEqual([{ result: "Tool 'echo' failed: McpToolset 'echoes' is closed; connect a new McpToolset.", error: true }]);
+  });
+});
+
+describe("McpToolset when the server's new tool list collides", () => {
+  it("leaves out a new tool named like another of the Agent's tools, with a warning, and the rest keep working", async () => {
+    const server = await startHttpServer((mcp) => {
+      mcp.registerTool("first", { inputSchema: {} }, async () => ({ content: [{ type: "text", text: "first ran" }] }));
+    });
+    const warnings: McpWarning[] = [];
+    const changed: string[][] = [];
+    const toolset = await connect({ url: server.url }, { onWarning: (warning) => void warnings.push(warning), onToolsChanged: (change) => void changed.push(changeNames(change)) });
+    const search = new Tool({ name: "search", description: "Searches.", parameters: z.object({ q: z.string() }), function: ({ q }) => `native search for ${q}` });
+    const model = new ScriptedChatGenerator([
+      ChatMessage.fromAssistant("nothing to do"),
+      toolCallReply(["search", { q: "x" }, "c1"], ["first", {}, "c2"], ["a_b", {}, "c3"]),
+      ChatMessage.fromAssistant("done"),
+    ]);
+    const agent = new Agent({ chatGenerator: model, tools: [toolset, search] });
+    await agent.run({ messages: [ChatMessage.fromUser("one")] });
+
+    // The server adds a tool named like the Agent's native tool, and two that both become 'a_b'.
+    const session = onlySession(server);
+    await settled("the GET stream to open", session.streamOpen);
+    session.server.registerTool("search", { inputSchema: { q: z.string() } }, async () => ({ content: [{ type: "text", text: "server search" }] }));
+    session.server.registerTool("a_b", { inputSchema: {} }, async () => ({ content: [{ type: "text", text: "a_b ran" }] }));
+    session.server.registerTool("a.b", { inputSchema: {} }, async () => ({ content: [{ type: "text", text: "a.b ran" }] }));
+    await until("the new tools were read", () => changed.some((names) => names.includes("a_b")));
+
+    const second = await agent.run({ messages: [ChatMessage.fromUser("two")] });
+
+    expect(toolResults(second)).toEqual([
+      { result: "native search for x", error: false },
+      { result: "first ran", error: false },
+      { result: "a_b ran", error: false },
+    ]);
+    expect(model.requests[1]!.tools!.map((tool) => tool.name)).toEqual(["first", "a_b", "search"]);
+    expect(warnings).toEqual([
+      { code: "nameClash", tool: "a.b", message: "McpToolset 'test-server': the server's tools 'a_b' and 'a.b' both become 'a_b' for the model; leave one out with exclude; it is left out, the other tools are used." },
+      {
+        code: "nameClash",
+        tool: "search",
+        message: "McpToolset 'test-server': the server's tool 'search' is left out: Agent has another tool named 'search': Tool 'search'; give the toolset a prefix or exclude one of them.",
+      },
+    ]);
+    // A third run says nothing new.
+    await agent.run({ messages: [ChatMessage.fromUser("three")] }).catch(() => undefined);
+    expect(warnings).toHaveLength(2);
+  });
+});
+
+describe("McpToolset and server logs", () => {
+  it("hands server-everything's log messages (notifications/message) to onLog", async () => {
+    const logs: McpLogMessage[] = [];
+    const everything = await connect({ command: process.execPath, args: [everythingServer, "stdio"], stderr: "ignore" }, { include: ["toggle-simulated-logging"], onLog: (message) => void logs.push(message) });
+
+    const { results } = await runCalls(everything, ["toggle-simulated-logging", {}]);
+    await until("a log message arrived", () => logs.length > 0);
+
+    expect(results[0]!.result).toMatch(/^Started simulated, random-leveled logging/);
+    expect(logs[0]).toEqual({ server: "mcp-servers/everything", level: expect.stringMatching(/^(debug|info|notice|warning|error|critical|alert|emergency)$/), data: expect.stringMatching(/^\w+[- ]level[- ]message$/i) });
+    expect(logs[0]!.data).toMatch(new RegExp(`^${logs[0]!.level}`, "i"));
   });
 });
 
