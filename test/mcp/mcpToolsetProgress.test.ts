@@ -44,8 +44,13 @@ describe.each([
 
     expect(result).toEqual({ result: "Long running operation completed. Duration: 4 seconds, Steps: 8.", error: false });
     const call = { id: "c1", toolName: "trigger-long-running-operation", arguments: { duration: 4, steps: 8 } };
-    expect(chunks.filter((chunk) => chunk.type === "toolProgress" || chunk.type === "toolResult").map((chunk) => (chunk.type === "toolProgress" ? chunk : chunk.type))).toEqual([
-      ...[1, 2, 3, 4, 5, 6, 7, 8].map((progress) => ({ type: "toolProgress", index: 0, toolCall: expect.objectContaining(call), progress, total: 8 })),
+    const streamed = chunks.filter((chunk) => chunk.type === "toolProgress" || chunk.type === "toolResult").map((chunk) => (chunk.type === "toolProgress" ? chunk : chunk.type));
+    // The last notification comes right before the result, and the SDK may settle the call first
+    // (it handles notifications a tick later than responses) and drop it: 7 or 8 steps.
+    const steps = streamed.length - 1;
+    expect([7, 8]).toContain(steps);
+    expect(streamed).toEqual([
+      ...[1, 2, 3, 4, 5, 6, 7, 8].slice(0, steps).map((progress) => ({ type: "toolProgress", index: 0, toolCall: expect.objectContaining(call), progress, total: 8 })),
       "toolResult",
     ]);
   });
