@@ -43,7 +43,7 @@ export type {
 export type { ChatGenerator, ChatGeneratorDefinition, ChatGeneratorRequest, ChatGeneratorResponse, ResponseFormat, TokenUsage, ToolSpec } from "./chat/chatGenerator";
 export { ChatMessage } from "./chat/chatMessage";
 export type { ChatMessageContent, ChatMessageJSON, ChatMessageOptions, ChatRole, ReasoningContent, ToolCall, ToolCallJSON, ToolCallResult } from "./chat/chatMessage";
-export type { ChunkSource, FinishChunk, ReasoningDeltaChunk, StreamingCallback, StreamingChunk, TextDeltaChunk, ToolCallDeltaChunk, ToolResultChunk } from "./chat/streaming";
+export type { ChunkSource, FinishChunk, ReasoningDeltaChunk, StreamingCallback, StreamingChunk, TextDeltaChunk, ToolCallDeltaChunk, ToolProgressChunk, ToolResultChunk } from "./chat/streaming";
 export {
   AbortError,
   ChatGeneratorError,
@@ -85,8 +85,8 @@ export { registerToolSchemas } from "./tools/schemaRegistry";
 export { limits } from "./util/limits";
 export type { StrictCompatibility } from "./tools/strictCompatibility";
 export { Tool } from "./tools/tool";
-export type { ToolArguments, ToolContext, ToolOptions, ToolParameters } from "./tools/tool";
+export type { ToolArguments, ToolContext, ToolOptions, ToolParameters, ToolProgress } from "./tools/tool";
 export type { InputsFromState, OutputsToState, OutputsToString, OutputToState } from "./tools/toolOutputs";
 export type { ToolSource } from "./tools/resolveTools";
 export { Toolset } from "./tools/toolset";
-export type { ToolsetOptions } from "./tools/toolset";
+export type { ToolLeftOut, ToolsetOptions } from "./tools/toolset";

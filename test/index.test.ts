@@ -49,10 +49,13 @@ import type {
   ToolMethodDecorator,
   ToolOptions,
   ToolParameters,
+  ToolProgress,
+  ToolProgressChunk,
   ToolResultChunk,
   ToolSource,
   ToolSpec,
   ToolsetOptions,
+  ToolLeftOut,
   EncodedToolSchemas,
 } from "toolwright";
 import * as testing from "toolwright/testing";
@@ -66,7 +69,7 @@ export type PublicTypes = [
   StateInitialValues<StateSchema>, StateJSON, StateKey<StateSchema>, StateKeySchema, StateSchema, StateValue<StateSchema, "messages">,
   StateValues<StateSchema>, StateWriteValue<StateSchema, "messages">, StreamingCallback, StreamingChunk, StrictCompatibility,
   TextDeltaChunk, TokenUsage, ToolArguments<JsonSchema>, ToolCall, ToolCallDeltaChunk, ToolCallJSON, ToolCallResult, ToolContext, ToolDecoratorOptions, ToolMethodDecorator,
-  ToolOptions, ToolParameters, ToolResultChunk, ToolSource, ToolSpec, ToolsetOptions, ScriptEntry,
+  ToolOptions, ToolParameters, ToolProgress, ToolProgressChunk, ToolResultChunk, ToolSource, ToolSpec, ToolsetOptions, ToolLeftOut, ScriptEntry,
 ];
 
 describe("toolwright", () => {

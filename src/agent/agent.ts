@@ -49,6 +49,8 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
   readonly #toolSources: readonly ToolSource[];
   /** The Toolsets among the tool sources: when one's tools change, the tools are read again. */
   readonly #toolsets: readonly Toolset[];
+  // Each Toolset's revision when the Agent was made: one that moved on may have changed its tools.
+  readonly #firstRevisions: readonly number[];
   #toolTable: ToolTable;
   readonly #exitConditionOption: readonly string[] | undefined;
   readonly #strategiesOption: unknown;
@@ -91,6 +93,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     this.#toolsets = Array.isArray(this.#toolSources) ? this.#toolSources.filter((source): source is Toolset => source instanceof Toolset) : [];
     this.#exitConditionOption = options.exitConditions;
     this.#strategiesOption = options.confirmationStrategies;
+    this.#firstRevisions = this.#toolsets.map((toolset) => toolset.revision);
     this.#toolTable = this.#readTools();
     this.#exitConditions = new Set(checkExitConditions(options.exitConditions, [...this.#toolTable.tools.keys()]));
     this.#maxAgentSteps = checkCount("maxAgentSteps", options.maxAgentSteps, 100, "one step is one model call");
@@ -346,9 +349,11 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     return state;
   }
 
-  // Resolves the tool sources into tools and their specs, checked against the state schema.
+  // Resolves the tool sources into tools and their specs, checked against the state schema. A
+  // Toolset whose tools changed since the Agent was made loses a tool that collides with another.
   #readTools(): ToolTable {
-    const tools = resolveTools(this.#toolSources, "Agent");
+    const changed = this.#toolTable && new Set(this.#toolsets.filter((toolset, i) => toolset.revision !== this.#firstRevisions[i]));
+    const tools = resolveTools(this.#toolSources, "Agent", changed);
     checkToolStateKeys(tools.values(), this.#stateKeys);
     return { tools, toolSpecs: toolSpecs(tools.values()), revisions: this.#toolsets.map((toolset) => toolset.revision) };
   }

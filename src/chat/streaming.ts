@@ -44,6 +44,23 @@ export interface ToolResultChunk extends ChunkSource {
   readonly result: ToolCallResult;
 }
 
+/**
+ * How far a running tool call has got, as its tool reported it (`context.reportProgress`; an MCP
+ * server's progress notifications): sent while the call runs, before its `toolResult`.
+ */
+export interface ToolProgressChunk extends ChunkSource {
+  readonly type: "toolProgress";
+  /** Position of the call within the step (as in its `toolResult`). */
+  readonly index: number;
+  readonly toolCall: ToolCall;
+  /** How much is done; grows with each chunk of the call. */
+  readonly progress: number;
+  /** How much there is in all, when the tool knows. */
+  readonly total?: number;
+  /** What the tool is doing now, for a person to read. */
+  readonly message?: string;
+}
+
 /** The end of a model call (`finishReason` from the provider) or of a step's tool calls (`"tool_call_results"`). */
 export interface FinishChunk extends ChunkSource {
   readonly type: "finish";
@@ -51,7 +68,7 @@ export interface FinishChunk extends ChunkSource {
 }
 
 /** What a streaming callback receives. */
-export type StreamingChunk = TextDeltaChunk | ReasoningDeltaChunk | ToolCallDeltaChunk | ToolResultChunk | FinishChunk;
+export type StreamingChunk = TextDeltaChunk | ReasoningDeltaChunk | ToolCallDeltaChunk | ToolProgressChunk | ToolResultChunk | FinishChunk;
 
 /**
  * Receives streaming chunks. When it returns a promise (or any thenable) the run waits for it before

@@ -1,3 +1,11 @@
+export type { McpCallOptions } from "./mcpToolset";
+export type { McpCallResult } from "./mcpResult";
+export type { McpBinaryPart } from "./mcpBinary";
+export { McpConfirmationPolicy } from "./mcpConfirmationPolicy";
+export type { McpConfirm } from "./mcpConfirmationPolicy";
+export { mcpToolDetails } from "./mcpToolDetails";
+export type { McpToolAnnotations, McpToolDetails } from "./mcpToolDetails";
+export type { McpLogMessage, McpWarning } from "./mcpNotices";
 export { McpToolset } from "./mcpToolset";
 export type { McpToolOptions, McpToolsetOptions } from "./mcpToolset";
 export type { McpHttpServer, McpServerSpec, McpStdioServer } from "./mcpConnection";

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingMessageNotification, Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
 import { ConfigurationError } from "../errors";
 import { describeKind } from "../util/describeValue";
 import { mcpSdk } from "./mcpSdk";
@@ -47,6 +47,14 @@ export async function listAllTools(client: Client, signal?: AbortSignal): Promis
   return tools;
 }
 
+/** What a connection tells its toolset about the server. */
+export interface McpConnectionEvents {
+  /** The server says its tools changed, or it came back after a drop. */
+  readonly onToolListChanged: () => void;
+  /** The server sent a log message (`notifications/message`). */
+  readonly onLog: (params: LoggingMessageNotification["params"]) => void;
+}
+
 /**
  * The toolset's connection to its server: made on connect, and again on the next use after the
  * server closed it (a child process that exited, an HTTP session that ended).
@@ -54,17 +62,19 @@ export async function listAllTools(client: Client, signal?: AbortSignal): Promis
 export class McpConnection {
   readonly #spec: McpServerSpec;
   readonly #subject: string;
-  readonly #onToolListChanged: () => void;
+  readonly #events: McpConnectionEvents;
   #client: Client | undefined;
   #connecting: Promise<Client> | undefined;
   #lost: string | undefined;
   #closed = false;
+  // The HTTP transport that worked ("auto" found it): a reconnect uses it again, so that a server
+  // that is down is reported as such, not as a failed fallback to HTTP+SSE.
+  #httpTransport: "streamable-http" | "sse" | undefined;
 
-  /** `onToolListChanged` runs when the server says its tools changed, and after a reconnect. */
-  constructor(spec: McpServerSpec, subject: string, onToolListChanged: () => void) {
+  constructor(spec: McpServerSpec, subject: string, events: McpConnectionEvents) {
     this.#spec = checkSpec(spec, subject);
     this.#subject = subject;
-    this.#onToolListChanged = onToolListChanged;
+    this.#events = events;
   }
 
   /** What the server calls itself (after the first connect). */
@@ -85,8 +95,9 @@ export class McpConnection {
 
   /**
    * Runs `use` with the connected client. When an HTTP server answers 404 to the session (it ended
-   * it, or restarted and forgot it), the server did not see the request: a new session is opened
-   * and `use` runs once more on it, as the MCP spec asks of clients.
+   * it, or restarted and forgot it; the spec's answer) or 400 (what the SDK's example servers
+   * answer to a session id they do not know), the server refused the request without running it:
+   * a new session is opened and `use` runs once more on it.
    */
   async use<T>(use: (client: Client) => Promise<T>): Promise<T> {
     const client = await this.client();
@@ -114,11 +125,12 @@ export class McpConnection {
     await client.close();
   }
 
-  // A Streamable HTTP server's 404 to a request of the session (they all carry its id): the session is gone.
+  // A Streamable HTTP server's 404 or 400 to a request of the session (they all carry its id): the
+  // session is gone. A 400 for another reason comes again on the new session and is reported then.
   #isSessionGone(error: unknown): boolean {
     if (!("url" in this.#spec)) return false;
     const { StreamableHTTPError } = mcpSdk("streamableHttpClient", this.#subject);
-    return error instanceof StreamableHTTPError && error.code === 404;
+    return error instanceof StreamableHTTPError && (error.code === 404 || error.code === 400);
   }
 
   // Forgets a connection that no longer works; the next use connects again.
@@ -160,7 +172,7 @@ export class McpConnection {
     };
     this.#client = client;
     // A server that came back (restarted, redeployed) may offer other tools: read them again.
-    if (wasLost) this.#onToolListChanged();
+    if (wasLost) this.#events.onToolListChanged();
     return client;
   }
 
@@ -175,17 +187,21 @@ export class McpConnection {
       const { SSEClientTransport } = mcpSdk("sseClient", this.#subject);
       return new SSEClientTransport(url, requestInit ? { requestInit } : undefined);
     };
-    const transport = spec.transport ?? "auto";
+    const transport = spec.transport ?? this.#httpTransport ?? "auto";
     if (transport === "streamable-http") return this.#open(streamable);
     if (transport === "sse") return this.#open(sse);
     try {
-      return await this.#open(streamable);
+      const client = await this.#open(streamable);
+      this.#httpTransport = "streamable-http";
+      return client;
     } catch (streamableError) {
       // A refusal of the credentials is the answer, not a sign of an older server: no fallback.
       const status = (streamableError as { cause?: { code?: unknown } }).cause?.code;
       if (status === 401 || status === 403) throw streamableError;
       try {
-        return await this.#open(sse);
+        const client = await this.#open(sse);
+        this.#httpTransport = "sse";
+        return client;
       } catch (sseError) {
         throw new Error(
           `${this.#subject} could not connect to ${url.href}: Streamable HTTP failed (${errorText((streamableError as Error).cause)}), then HTTP+SSE failed (${errorText((sseError as Error).cause)}). Check the URL and that the server is up.`,
@@ -200,7 +216,11 @@ export class McpConnection {
     const client = new McpClient(clientInfo, {
       capabilities: {},
       // The SDK's debounce timer may fire after close(): a closed toolset reads nothing again.
-      listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: () => void (this.#closed || this.#onToolListChanged()) } },
+      listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: () => void (this.#closed || this.#events.onToolListChanged()) } },
+    });
+    const { LoggingMessageNotificationSchema } = mcpSdk("types", this.#subject);
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      if (!this.#closed) this.#events.onLog(notification.params);
     });
     try {
       await client.connect(makeTransport());
@@ -212,10 +232,12 @@ export class McpConnection {
   }
 }
 
-// An error's message, with the reason a fetch failed ("fetch failed" alone says nothing: the cause
-// has "connect ECONNREFUSED 127.0.0.1:3001").
+/**
+ * An error's message, with the reason a fetch failed ("fetch failed" alone says nothing: the cause
+ * has "connect ECONNREFUSED 127.0.0.1:3001").
+ */
 // (Read by shape, not instanceof: fetch's errors come from Node's own realm.)
-function errorText(error: unknown): string {
+export function errorText(error: unknown): string {
   const message = messageOf(error) ?? String(error);
   const cause = messageOf((error as { cause?: unknown } | undefined)?.cause);
   return cause && !message.includes(cause) ? `${message} (${cause})` : message;

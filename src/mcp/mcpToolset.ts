@@ -1,47 +1,37 @@
 import type { Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
 import { ConfigurationError } from "../errors";
+import type { ConfirmationPolicy } from "../hitl/confirmationTypes";
 import type { JsonSchema } from "../tools/jsonSchema";
-import { Tool, type ToolContext, toolInternals } from "../tools/tool";
-import type { InputsFromState, OutputsToState, OutputsToString } from "../tools/toolOutputs";
-import { Toolset } from "../tools/toolset";
+import { Tool, type ToolContext, type ToolProgress, toolInternals } from "../tools/tool";
+import { type ToolLeftOut, Toolset } from "../tools/toolset";
 import { linkedAbort } from "../util/abort";
-import { describeKind } from "../util/describeValue";
-import { listAllTools, McpConnection, type McpServerSpec } from "./mcpConnection";
-import { mcpToolOutput } from "./mcpResult";
+import { Semaphore } from "../util/semaphore";
+import { isUnreachable, mcpCallError } from "./mcpCallError";
+import { McpConfirmationPolicy } from "./mcpConfirmationPolicy";
+import { errorText, listAllTools, McpConnection, type McpServerSpec } from "./mcpConnection";
+import { logToDebug, type McpLogMessage, type McpWarning, warnToDebug } from "./mcpNotices";
+import { type McpCallResult, mcpCallResult } from "./mcpResult";
+import { readAnnotations, setMcpToolDetails } from "./mcpToolDetails";
 import { modelToolName } from "./mcpToolNames";
+import { checkOptions, type McpToolOptions, type McpToolsetOptions } from "./mcpToolsetOptions";
 
-/** Per-tool options of an MCP tool, as for a native one. */
-export interface McpToolOptions {
-  /** state key → argument name: filled from state and hidden from the model, like a native tool's. */
-  inputsFromState?: InputsFromState;
-  outputsToState?: OutputsToState;
-  outputsToString?: OutputsToString;
-}
+export type { McpToolOptions, McpToolsetOptions } from "./mcpToolsetOptions";
 
-/** Options of `McpToolset.connect`. */
-export interface McpToolsetOptions {
-  /** The toolset's name in messages. Default: the name the server gives itself. */
-  name?: string;
-  /** Only these tools (the server's names). */
-  include?: readonly string[];
-  /** All tools but these (the server's names). */
-  exclude?: readonly string[];
-  /** Put before every tool name the model sees, to keep two servers' tools apart (e.g. `"fs_"`). */
-  prefix?: string;
-  /** How long a call may take before it fails (and the server is told to cancel it). Default 60000 ms. */
-  timeoutMs?: number;
-  /** Options of single tools, by the server's name. */
-  tools?: Readonly<Record<string, McpToolOptions>>;
-  /** Told when the tools were read again (the server said they changed, or it came back after a drop), or why reading them failed. */
-  onToolsChanged?: (change: { readonly tools: readonly Tool[]; readonly error?: undefined } | { readonly error: Error }) => void;
+/** Options of one direct call (`toolset.call`). */
+export interface McpCallOptions {
+  /** Cancels the call (the server is told). */
+  readonly signal?: AbortSignal;
+  /** Receives the server's progress notifications for the call. */
+  readonly onProgress?: (progress: ToolProgress) => void;
 }
 
 /**
  * The tools of an MCP server as a Toolset: give it to an Agent like any other. The model sees each
  * tool's input schema (marked strict when it qualifies), arguments are validated before the call,
- * results come back as text or JSON (`structuredContent`), and `isError` results become error tool
- * messages. A dropped connection fails the calls in flight and reconnects on the next call; when the
- * server's tool list changes, the Agent gets the new tools at its next run.
+ * results come back as text or JSON (`structuredContent`) with binary data described, and `isError`
+ * results become error tool messages. A dropped connection or a forgotten HTTP session is opened
+ * again on the next call; when the server's tool list changes, the Agent gets the new tools at its
+ * next run. Progress the server reports keeps a call alive and reaches the run's stream.
  *
  * @example
  * const files = await McpToolset.connect({ command: "npx", args: ["@modelcontextprotocol/server-filesystem", dir] }, { prefix: "fs_" });
@@ -53,14 +43,28 @@ export class McpToolset extends Toolset {
   readonly #connection: McpConnection;
   readonly #options: McpToolsetOptions;
   readonly #subject: string;
+  // One permit with `sequential`: the server's calls run one at a time, in the order they come.
+  readonly #queue: Semaphore | undefined;
+  // What was said once is not said again (a tool list is read again and again).
+  readonly #warned = new Set<string>();
   #refreshing: Promise<void> | undefined;
   #refreshAgain: Promise<void> | undefined;
 
-  private constructor(connection: McpConnection, options: McpToolsetOptions, subject: string, tools: readonly Tool[], name: string | undefined) {
-    super(tools, name === undefined ? {} : { name });
+  /**
+   * Asks about calls to this toolset's tools by the server's annotations (`confirm`: destructive
+   * ones by default) and about no other calls: give it to a confirmation strategy, e.g.
+   * `confirmationStrategies: { "*": new BlockingConfirmationStrategy({ ask, policy: files.confirmationPolicy }) }`.
+   */
+  readonly confirmationPolicy: ConfirmationPolicy;
+
+  private constructor(connection: McpConnection, options: McpToolsetOptions, subject: string, name: string | undefined, leftOut: { toolset?: McpToolset }) {
+    super([], { ...(name !== undefined && { name }), onToolLeftOut: (event) => leftOut.toolset && leftOut.toolset.#toolLeftOut(event) });
+    leftOut.toolset = this;
     this.#connection = connection;
     this.#options = options;
     this.#subject = subject;
+    this.#queue = options.sequential ? new Semaphore(1) : undefined;
+    this.confirmationPolicy = new McpConfirmationPolicy(() => this.tools, options.confirm ?? "destructive");
     Object.freeze(this);
   }
 
@@ -72,17 +76,20 @@ export class McpToolset extends Toolset {
     // A change the server announces before the toolset exists (while its tools are being listed) is
     // read once the toolset is there: the list may predate it.
     let changedEarly = false;
-    const connection = new McpConnection(server, subject, () => {
-      if (toolset) void toolset.refresh().catch(() => undefined);
-      else changedEarly = true;
+    const connection = new McpConnection(server, subject, {
+      onToolListChanged: () => {
+        if (toolset) void toolset.refresh().catch(() => undefined);
+        else changedEarly = true;
+      },
+      onLog: (params) => toolset && toolset.#log(params),
     });
     try {
       const listed = await connection.use((client) => listAllTools(client));
       const name = options.name ?? connection.serverName;
       const toolsetSubject = name === undefined ? "McpToolset" : `McpToolset '${name}'`;
       checkNamesExist(listed, options, toolsetSubject);
-      toolset = new McpToolset(connection, options, toolsetSubject, [], name);
-      toolset.replaceTools(toolset.#build(listed));
+      toolset = new McpToolset(connection, options, toolsetSubject, name, {});
+      toolset.replaceTools(toolset.#build(listed, true));
       if (changedEarly) void toolset.refresh().catch(() => undefined);
       return toolset;
     } catch (error) {
@@ -91,18 +98,27 @@ export class McpToolset extends Toolset {
     }
   }
 
-  /** Reads the server's tools again (done for you when the server says they changed). */
+  /**
+   * Reads the server's tools again (done for you when the server says they changed). A connection
+   * that was lost, or an HTTP session the server forgot (it restarted), is opened again first.
+   */
   async refresh(): Promise<void> {
     // A refresh asked for while one is reading may come from a change that reading missed: it reads
     // again after it (once, however many ask meanwhile).
     if (this.#refreshing) return (this.#refreshAgain ??= this.#refreshing.catch(() => undefined).then(() => ((this.#refreshAgain = undefined), this.refresh())));
     this.#refreshing = (async () => {
       try {
-        const tools = this.#build(await this.#connection.use((client) => listAllTools(client)));
+        let listed: McpToolInfo[];
+        try {
+          listed = await this.#connection.use((client) => listAllTools(client));
+        } catch (error) {
+          throw new Error(`${this.#subject} could not read the server's tools: ${errorText(error)}`, { cause: error });
+        }
+        const tools = this.#build(listed, false);
         this.replaceTools(tools);
-        this.#options.onToolsChanged?.({ tools });
+        this.#tell("onToolsChanged", { tools });
       } catch (error) {
-        this.#options.onToolsChanged?.({ error: error as Error });
+        this.#tell("onToolsChanged", { error: error as Error });
         throw error;
       } finally {
         this.#refreshing = undefined;
@@ -111,71 +127,179 @@ export class McpToolset extends Toolset {
     return this.#refreshing;
   }
 
+  /**
+   * Calls a tool of the server directly, by the server's name, with arguments as they are (no
+   * validation, no State), under the toolset's time limits, `sequential` and `maxResultChars`. The
+   * result keeps the binary parts (images, audio, blobs) out of `output`, in `binary`.
+   */
+  async call(serverToolName: string, args: Record<string, unknown> = {}, options: McpCallOptions = {}): Promise<McpCallResult> {
+    const signal = options.signal ?? new AbortController().signal;
+    return this.#call(serverToolName, args, signal, (progress) => options.onProgress?.(progress));
+  }
+
   /** Ends the connection (and the server's process, for a command). Calls after it fail. */
   async close(): Promise<void> {
     await this.#connection.close();
   }
 
-  #build(listed: readonly McpToolInfo[]): Tool[] {
+  // The tools for the listed ones. At connect a tool that cannot be used is an error of connect; on
+  // a later reading it is left out with a warning, and the rest are used.
+  #build(listed: readonly McpToolInfo[], atConnect: boolean): Tool[] {
     const { include, exclude, prefix = "", tools: perTool = {} } = this.#options;
     const chosen = listed.filter((info) => (include === undefined || include.includes(info.name)) && !exclude?.includes(info.name));
     const byModelName = new Map<string, string>();
-    return chosen.map((info) => {
-      const name = modelToolName(prefix, info.name);
-      if (name === undefined) {
-        throw new ConfigurationError(
-          this.#subject,
-          `${this.#subject}: the server's tool '${info.name}' has no valid name for a model (1-64 letters, digits, '_' or '-' with the prefix '${prefix}'); leave it out with exclude: [${JSON.stringify(info.name)}] or shorten the prefix.`,
-        );
+    const tools: Tool[] = [];
+    for (const info of chosen) {
+      if (info.execution?.taskSupport === "required") {
+        this.#warn({ code: "taskRequired", tool: info.name, message: `${this.#subject}: the server's tool '${info.name}' runs only as an MCP task, which toolwright does not run; it is not offered to the model.` });
+        continue;
       }
-      const clash = byModelName.get(name);
-      if (clash !== undefined) {
-        throw new ConfigurationError(this.#subject, `${this.#subject}: the server's tools '${clash}' and '${info.name}' both become '${name}' for the model; leave one out with exclude.`);
+      try {
+        const name = modelToolName(prefix, info.name);
+        if (name === undefined) {
+          throw new ConfigurationError(
+            this.#subject,
+            `${this.#subject}: the server's tool '${info.name}' has no valid name for a model (1-64 letters, digits, '_' or '-' with the prefix '${prefix}'); leave it out with exclude: [${JSON.stringify(info.name)}] or shorten the prefix.`,
+          );
+        }
+        const clash = byModelName.get(name);
+        if (clash !== undefined) {
+          throw new ConfigurationError(this.#subject, `${this.#subject}: the server's tools '${clash}' and '${info.name}' both become '${name}' for the model; leave one out with exclude.`);
+        }
+        // Own keys only: a server's tool named `constructor` or `__proto__` must not find Object.prototype's.
+        tools.push(this.#tool(name, info, Object.hasOwn(perTool, info.name) ? perTool[info.name]! : {}));
+        byModelName.set(name, info.name);
+      } catch (error) {
+        if (atConnect || !(error instanceof ConfigurationError)) throw error;
+        const code = error.message.includes("both become") ? "nameClash" : "unusable";
+        this.#warn({ code, tool: info.name, message: `${error.message.slice(0, -1)}; it is left out, the other tools are used.` });
       }
-      byModelName.set(name, info.name);
-      // Own keys only: a server's tool named `constructor` or `__proto__` must not find Object.prototype's.
-      return this.#tool(name, info, Object.hasOwn(perTool, info.name) ? perTool[info.name]! : {});
-    });
+    }
+    return tools;
   }
 
   #tool(name: string, info: McpToolInfo, options: McpToolOptions): Tool {
-    const connection = this.#connection;
     const server = this.name ?? "MCP server";
-    const timeout = this.#options.timeoutMs ?? 60_000;
     try {
       const tool = new Tool({
         name,
-        description: info.description ?? info.title ?? "",
+        description: info.description ?? info.title ?? info.annotations?.title ?? "",
         parameters: inputParameters(info.inputSchema as JsonSchema),
         inputsFromState: options.inputsFromState,
         outputsToState: options.outputsToState,
         outputsToString: options.outputsToString,
         source: `MCP server '${server}', tool '${info.name}'`,
-        function: async (args: Record<string, unknown>, context: ToolContext) => {
-          // Connecting (again, after a drop) fails with its own message.
-          await connection.client();
-          // A signal of the call's own: the SDK adds an abort listener to the signal of each request
-          // and never removes it, so the run's signal would collect one per call (and announce a
-          // cancel of every finished call when the run is aborted).
-          const call = linkedAbort(context.signal);
-          try {
-            const result = await connection.use((client) => client.callTool({ name: info.name, arguments: args }, undefined, { signal: call.signal, timeout }));
-            return mcpToolOutput(result as Parameters<typeof mcpToolOutput>[0], server, info.name);
-          } catch (error) {
-            throw callError(error, context.signal, server, info.name, timeout);
-          } finally {
-            call.dispose();
-          }
-        },
+        function: async (args: Record<string, unknown>, context: ToolContext) => (await this.#call(info.name, args, context.signal, (progress) => context.reportProgress(progress))).output,
       });
       // The schema is compiled now, not at the first call: a schema the validator cannot use (an
       // unknown dialect, a broken $ref) is an error of connect, naming the tool, rather than of a run.
       toolInternals(tool).validator.validate({});
+      const annotations = readAnnotations(info.annotations);
+      setMcpToolDetails(tool, {
+        serverToolName: info.name,
+        title: typeof info.title === "string" ? info.title : annotations.title,
+        annotations,
+        taskSupport: info.execution?.taskSupport === "optional" ? "optional" : "forbidden",
+      });
       return tool;
     } catch (error) {
       if (!(error instanceof ConfigurationError)) throw error;
       throw new ConfigurationError(this.#subject, `${this.#subject}: the server's tool '${info.name}' cannot be used: ${error.message} Fix its options or leave it out with exclude.`, { cause: error });
     }
+  }
+
+  async #call(tool: string, args: Record<string, unknown>, signal: AbortSignal, onProgress: (progress: ToolProgress) => void): Promise<McpCallResult> {
+    // Taken before anything is awaited, so that the calls queue in the order they were made.
+    const permit = this.#queue?.acquire();
+    const server = this.name ?? "MCP server";
+    const { timeoutMs = 60_000, maxTotalTimeoutMs = 600_000, maxResultChars = 100_000 } = this.#options;
+    let release: (() => void) | undefined;
+    let totalTimedOut = false;
+    // A signal of the call's own: the SDK adds an abort listener to the signal of each request and
+    // never removes it, so the run's signal would collect one per call (and announce a cancel of
+    // every finished call when the run is aborted). Its timer is the call's limit in all.
+    const call = linkedAbort(signal, maxTotalTimeoutMs, () => ((totalTimedOut = true), new Error("maxTotalTimeoutMs")));
+    try {
+      if (permit) release = await untilAborted(permit, call.signal);
+      // Connecting (again, after a drop) fails with its own message, unless the server is not there.
+      await this.#connection.client().catch((error: unknown) => {
+        throw reported(isUnreachable(error) ? mcpCallError({ error, signal, server, tool, timeoutMs, maxTotalTimeoutMs, totalTimedOut }) : error);
+      });
+      const result = await this.#connection.use((client) =>
+        client.callTool({ name: tool, arguments: args }, undefined, {
+          signal: call.signal,
+          timeout: timeoutMs,
+          resetTimeoutOnProgress: true,
+          onprogress: ({ progress, total, message }) => onProgress({ progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) }),
+        }),
+      );
+      return mcpCallResult(result as Parameters<typeof mcpCallResult>[0], { server, tool, maxChars: maxResultChars });
+    } catch (error) {
+      if (reportedErrors.has(error as object)) throw error;
+      throw mcpCallError({ error, signal, server, tool, timeoutMs, maxTotalTimeoutMs, totalTimedOut });
+    } finally {
+      call.dispose();
+      release?.();
+    }
+  }
+
+  #log(params: { level: McpLogMessage["level"]; logger?: string; data?: unknown }): void {
+    const message: McpLogMessage = Object.freeze({ server: this.name ?? "MCP server", level: params.level, ...(params.logger !== undefined && { logger: params.logger }), data: params.data });
+    this.#tell("onLog", message);
+  }
+
+  #toolLeftOut({ tool, reason }: ToolLeftOut): void {
+    const serverName = tool.source?.replace(/^.*, tool '(.*)'$/s, "$1") ?? tool.name;
+    this.#warn({ code: "nameClash", tool: serverName, message: `${this.#subject}: the server's tool '${serverName}' is left out: ${reason.slice(0, -1)}; give the toolset a prefix or exclude one of them.` });
+  }
+
+  #warn(warning: McpWarning): void {
+    if (this.#warned.has(warning.message)) return;
+    this.#warned.add(warning.message);
+    this.#tell("onWarning", Object.freeze(warning));
+  }
+
+  // The user's callbacks (or the debug channel): one that throws must not break a refresh, a call
+  // or the SDK's notification handling.
+  #tell<K extends "onToolsChanged" | "onLog" | "onWarning">(key: K, event: Parameters<NonNullable<McpToolsetOptions[K]>>[0]): void {
+    const callback = (this.#options[key] ?? (key === "onLog" ? logToDebug : key === "onWarning" ? warnToDebug : undefined)) as ((event: unknown) => unknown) | undefined;
+    try {
+      const returned = callback?.(event);
+      if (returned instanceof Promise) returned.catch(() => undefined);
+    } catch {
+      // A listener's failure is its own: nothing of the toolset depends on it.
+    }
+  }
+}
+
+// Errors already in their final words (not to be wrapped again as a refused call).
+const reportedErrors = new WeakSet<object>();
+
+function reported(error: unknown): unknown {
+  if (typeof error === "object" && error !== null) reportedErrors.add(error);
+  return error;
+}
+
+// Waits for a permit of the queue, or until the call is aborted (the permit, when it comes, is given back).
+async function untilAborted(permit: Promise<() => void>, signal: AbortSignal): Promise<() => void> {
+  if (signal.aborted) {
+    void permit.then((release) => release());
+    throw signal.reason;
+  }
+  let onAbort: (() => void) | undefined;
+  try {
+    return await Promise.race([
+      permit,
+      new Promise<never>((_, reject) => {
+        onAbort = () => {
+          void permit.then((release) => release());
+          reject(signal.reason);
+        };
+        signal.addEventListener("abort", onAbort, { once: true });
+      }),
+    ]);
+  } finally {
+    if (onAbort) signal.removeEventListener("abort", onAbort);
   }
 }
 
@@ -186,55 +310,6 @@ function inputParameters(schema: JsonSchema): JsonSchema {
   if (typeof schema !== "object" || schema === null || !("$schema" in schema)) return schema;
   const { $schema: _dialect, ...rest } = schema;
   return rest;
-}
-
-// What a failed call tells the model: an abort as it is (the run or the timeout ended it), else
-// which server and tool, and what went wrong.
-function callError(error: unknown, signal: AbortSignal, server: string, tool: string, timeoutMs: number): unknown {
-  if (signal.aborted || (error as Error)?.name === "McpToolError") return error;
-  const code = (error as { code?: unknown })?.code;
-  const message = (error as Error)?.message ?? String(error);
-  if (code === -32001) return new Error(`MCP server '${server}' did not answer the call to '${tool}' within ${timeoutMs} ms (timeoutMs); the server was told to cancel it.`, { cause: error });
-  if (code === -32000) {
-    return new Error(`MCP server '${server}' closed the connection during the call to '${tool}'; the call may or may not have run. The next call reconnects.`, { cause: error });
-  }
-  return new Error(`MCP server '${server}' refused the call to '${tool}': ${message}`, { cause: error });
-}
-
-function checkOptions(options: unknown, subject: string): void {
-  if (typeof options !== "object" || options === null) throw new ConfigurationError(subject, `${subject} needs an options object, got ${describeKind(options)}.`);
-  const value = options as McpToolsetOptions;
-  // A misspelt option (timeout for timeoutMs) would otherwise be silently ignored.
-  const known = ["name", "include", "exclude", "prefix", "timeoutMs", "tools", "onToolsChanged"];
-  const unknownOption = Object.keys(value).find((key) => !known.includes(key));
-  if (unknownOption !== undefined) throw new ConfigurationError(subject, `${subject} has unknown option '${unknownOption}'; the options are ${known.slice(0, -1).join(", ")} and ${known.at(-1)}.`);
-  if (value.name !== undefined && (typeof value.name !== "string" || value.name === "")) {
-    throw new ConfigurationError(subject, `${subject} has a name that is not a non-empty string, got ${describeKind(value.name)}.`);
-  }
-  for (const key of ["include", "exclude"] as const) {
-    const list: unknown = value[key];
-    if (list !== undefined && (!Array.isArray(list) || list.some((item) => typeof item !== "string"))) {
-      throw new ConfigurationError(subject, `${subject} has ${key} that is not an array of tool names, got ${describeKind(list)}.`);
-    }
-  }
-  if (value.prefix !== undefined && (typeof value.prefix !== "string" || !/^[A-Za-z0-9_-]*$/.test(value.prefix))) {
-    throw new ConfigurationError(subject, `${subject} has a prefix that is not letters, digits, '_' and '-', got ${describeKind(value.prefix)}.`);
-  }
-  if (value.timeoutMs !== undefined && (typeof value.timeoutMs !== "number" || !Number.isFinite(value.timeoutMs) || value.timeoutMs <= 0)) {
-    throw new ConfigurationError(subject, `${subject} has a timeoutMs that is not a positive number of milliseconds, got ${describeKind(value.timeoutMs)}.`);
-  }
-  if (value.tools !== undefined && (typeof value.tools !== "object" || value.tools === null || Array.isArray(value.tools))) {
-    throw new ConfigurationError(subject, `${subject} has tools options that are not an object of { toolName: { inputsFromState?, outputsToState?, outputsToString? } }, got ${describeKind(value.tools)}.`);
-  }
-  for (const [name, toolOptions] of Object.entries(value.tools ?? {})) {
-    const unknown = typeof toolOptions === "object" && toolOptions !== null ? Object.keys(toolOptions).find((key) => !["inputsFromState", "outputsToState", "outputsToString"].includes(key)) : "(not an object)";
-    if (unknown !== undefined) {
-      throw new ConfigurationError(subject, `${subject} has tools.${name} with ${unknown === "(not an object)" ? `a value that is not an object, got ${describeKind(toolOptions)}` : `unknown option '${unknown}'`}; the options are inputsFromState, outputsToState and outputsToString.`);
-    }
-  }
-  if (value.onToolsChanged !== undefined && typeof value.onToolsChanged !== "function") {
-    throw new ConfigurationError(subject, `${subject} has an onToolsChanged that is not a function, got ${describeKind(value.onToolsChanged)}.`);
-  }
 }
 
 // Names in include, exclude and tools must be the server's: a typo would otherwise silently do nothing.

@@ -11,7 +11,8 @@ import { redactValues } from "../util/redact";
 import { Semaphore } from "../util/semaphore";
 import { isThenable } from "../util/isThenable";
 import { prepareArguments } from "./prepareArguments";
-import { type Tool, type ToolContext, toolInternals } from "./tool";
+import { type Tool, type ToolContext, type ToolProgress, toolInternals } from "./tool";
+import { toolProgressChunk } from "./toolProgressChunk";
 import { injectionProblem } from "./injectedParameters";
 import { conversionFailed, injectionFailed, invalidArguments, mergeFailed, rejectedByUser, type ToolCallFailure, toolNotFound, toolThrew } from "./toolCallFailure";
 import { toolResultText } from "./toolResultText";
@@ -251,8 +252,8 @@ async function execute(
   let timedOut = false;
   const callAbort = timeoutMs === undefined ? undefined : linkedAbort(abort.signal, timeoutMs, () => ((timedOut = true), new Error("tool call timed out")));
   const observation = observing && (observing.observed[index] = observing.observer.toolStart(step.step, call, tool.name, modelArgs));
+  const context = new CallContext(tool, state, callAbort?.signal ?? abort, call, step, index, options.streamingCallback);
   try {
-    const context = new CallContext(tool, state, callAbort?.signal ?? abort, call, step, index);
     if (isAgentTool(tool)) {
       openChannel(context, {
         depth: nested?.depth ?? 1,
@@ -273,6 +274,7 @@ async function execute(
     return { ok: false, failure: toolThrew(tool.name, detail, error), injected };
   } finally {
     observation?.finished();
+    context.end();
     callAbort?.dispose();
   }
 }
@@ -302,7 +304,25 @@ class CallContext implements ToolContext {
     readonly toolCall: ToolCall,
     private readonly step: StepIdentity,
     private readonly index: number,
+    private streamingCallback: StreamingCallback | undefined,
   ) {}
+
+  reportProgress(progress: ToolProgress): void {
+    const callback = this.streamingCallback;
+    const chunk = callback && toolProgressChunk(this.index, this.toolCall, progress);
+    if (!chunk) return;
+    // A progress report comes from inside a running tool (often a notification handler): the
+    // callback's failure must neither fail that tool nor surface as an unhandled rejection.
+    try {
+      const pending: unknown = callback!(chunk);
+      if (isThenable(pending)) Promise.resolve(pending).catch(ignore);
+    } catch {}
+  }
+
+  /** After the call ended, reports are dropped: its `toolResult` chunk is the last word on it. */
+  end(): void {
+    this.streamingCallback = undefined;
+  }
 
   get idempotencyKey(): string {
     return `${this.step.runId()}:${this.step.step}:${this.step.keys[this.index] ?? this.toolCall.id ?? `#${this.index}`}`;

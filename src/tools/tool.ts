@@ -31,6 +31,22 @@ export interface ToolContext<S extends StateSchema = StateSchema> {
    * or record it with a unique constraint).
    */
   readonly idempotencyKey: string;
+  /**
+   * Tells whoever watches the run how far the call has got: the run's streaming callback (and
+   * `agent.stream`) receives a `toolProgress` chunk for it. For long calls a UI shows; it never
+   * fails the call (a value that is not a finite number, or a callback that throws, is dropped).
+   */
+  reportProgress(progress: ToolProgress): void;
+}
+
+/** How far a running tool call has got (`context.reportProgress`). */
+export interface ToolProgress {
+  /** How much is done (a finite number; it should grow from one report to the next). */
+  readonly progress: number;
+  /** How much there is in all, when known. */
+  readonly total?: number;
+  /** What the tool is doing now, for a person to read. */
+  readonly message?: string;
 }
 
 /** Parameters of a Tool: a JSON Schema object, or a zod object. */

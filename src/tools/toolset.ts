@@ -6,6 +6,25 @@ import { Tool } from "./tool";
 export interface ToolsetOptions {
   /** A name for the group, used in messages. */
   name?: string;
+  /**
+   * Told when an Agent leaves one of these tools out: after the tools changed (`replaceTools`), one
+   * of them has the name of another of the Agent's tools. The Agent keeps running with the rest.
+   */
+  onToolLeftOut?: (leftOut: ToolLeftOut) => void;
+}
+
+/** A tool of a Toolset that an Agent left out, and why. */
+export interface ToolLeftOut {
+  readonly tool: Tool;
+  /** Why, as a sentence naming the tool it collides with. */
+  readonly reason: string;
+}
+
+const leftOutListeners = new WeakMap<Toolset, (leftOut: ToolLeftOut) => void>();
+
+/** Tells a Toolset that an Agent left one of its tools out (its `onToolLeftOut`). */
+export function toolLeftOut(toolset: Toolset, leftOut: ToolLeftOut): void {
+  leftOutListeners.get(toolset)?.(Object.freeze(leftOut));
 }
 
 /**
@@ -20,6 +39,7 @@ export class Toolset {
 
   constructor(tools: readonly Tool[], options: ToolsetOptions = {}) {
     this.name = options.name;
+    if (typeof options.onToolLeftOut === "function") leftOutListeners.set(this, options.onToolLeftOut);
     this.#tools = checkTools(this.#subject(), tools, "new Toolset(tools)");
     // A subclass freezes itself when its constructor is done.
     if (new.target === Toolset) Object.freeze(this);

@@ -15,8 +15,8 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
-import { Agent, type AgentResult, ChatMessage, ConfigurationError, type StateSchema, ToolInvocationError } from "toolwright";
-import { McpToolError, McpToolset, type McpServerSpec, type McpToolsetOptions } from "toolwright/mcp";
+import { Agent, type AgentResult, ChatMessage, ConfigurationError, type StateSchema, Tool, ToolInvocationError } from "toolwright";
+import { type McpLogMessage, McpToolError, McpToolset, type McpServerSpec, type McpToolsetOptions, type McpWarning } from "toolwright/mcp";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
 import { z } from "zod";
 
@@ -522,6 +522,67 @@ describe("McpToolset on a server over Streamable HTTP", () => {
   });
 });
 
+describe("McpToolset when the server's new tool list collides", () => {
+  it("leaves out a new tool named like another of the Agent's tools, with a warning, and the rest keep working", async () => {
+    const server = await startHttpServer((mcp) => {
+      mcp.registerTool("first", { inputSchema: {} }, async () => ({ content: [{ type: "text", text: "first ran" }] }));
+    });
+    const warnings: McpWarning[] = [];
+    const changed: string[][] = [];
+    const toolset = await connect({ url: server.url }, { onWarning: (warning) => void warnings.push(warning), onToolsChanged: (change) => void changed.push(changeNames(change)) });
+    const search = new Tool({ name: "search", description: "Searches.", parameters: z.object({ q: z.string() }), function: ({ q }) => `native search for ${q}` });
+    const model = new ScriptedChatGenerator([
+      ChatMessage.fromAssistant("nothing to do"),
+      toolCallReply(["search", { q: "x" }, "c1"], ["first", {}, "c2"], ["a_b", {}, "c3"]),
+      ChatMessage.fromAssistant("done"),
+    ]);
+    const agent = new Agent({ chatGenerator: model, tools: [toolset, search] });
+    await agent.run({ messages: [ChatMessage.fromUser("one")] });
+
+    // The server adds a tool named like the Agent's native tool, and two that both become 'a_b'.
+    const session = onlySession(server);
+    await settled("the GET stream to open", session.streamOpen);
+    session.server.registerTool("search", { inputSchema: { q: z.string() } }, async () => ({ content: [{ type: "text", text: "server search" }] }));
+    session.server.registerTool("a_b", { inputSchema: {} }, async () => ({ content: [{ type: "text", text: "a_b ran" }] }));
+    session.server.registerTool("a.b", { inputSchema: {} }, async () => ({ content: [{ type: "text", text: "a.b ran" }] }));
+    await until("the new tools were read", () => changed.some((names) => names.includes("a_b")));
+
+    const second = await agent.run({ messages: [ChatMessage.fromUser("two")] });
+
+    expect(toolResults(second)).toEqual([
+      { result: "native search for x", error: false },
+      { result: "first ran", error: false },
+      { result: "a_b ran", error: false },
+    ]);
+    expect(model.requests[1]!.tools!.map((tool) => tool.name)).toEqual(["first", "a_b", "search"]);
+    expect(warnings).toEqual([
+      { code: "nameClash", tool: "a.b", message: "McpToolset 'test-server': the server's tools 'a_b' and 'a.b' both become 'a_b' for the model; leave one out with exclude; it is left out, the other tools are used." },
+      {
+        code: "nameClash",
+        tool: "search",
+        message: "McpToolset 'test-server': the server's tool 'search' is left out: Agent has another tool named 'search': Tool 'search'; give the toolset a prefix or exclude one of them.",
+      },
+    ]);
+    // A third run says nothing new.
+    await agent.run({ messages: [ChatMessage.fromUser("three")] }).catch(() => undefined);
+    expect(warnings).toHaveLength(2);
+  });
+});
+
+describe("McpToolset and server logs", () => {
+  it("hands server-everything's log messages (notifications/message) to onLog", async () => {
+    const logs: McpLogMessage[] = [];
+    const everything = await connect({ command: process.execPath, args: [everythingServer, "stdio"], stderr: "ignore" }, { include: ["toggle-simulated-logging"], onLog: (message) => void logs.push(message) });
+
+    const { results } = await runCalls(everything, ["toggle-simulated-logging", {}]);
+    await until("a log message arrived", () => logs.length > 0);
+
+    expect(results[0]!.result).toMatch(/^Started simulated, random-leveled logging/);
+    expect(logs[0]).toEqual({ server: "mcp-servers/everything", level: expect.stringMatching(/^(debug|info|notice|warning|error|critical|alert|emergency)$/), data: expect.stringMatching(/^\w+[- ]level[- ]message$/i) });
+    expect(logs[0]!.data).toMatch(new RegExp(`^${logs[0]!.level}`, "i"));
+  });
+});
+
 describe("McpToolset's tool names", () => {
   const long = "x".repeat(60);
   const namingServer = () =>
@@ -724,7 +785,17 @@ describe("McpToolset configuration", () => {
     [{ timeoutMs: 0 }, "McpToolset has a timeoutMs that is not a positive number of milliseconds, got number 0."],
     [{ timeoutMs: Number.NaN }, "McpToolset has a timeoutMs that is not a positive number of milliseconds, got number NaN."],
     [{ timeoutMs: "300" }, `McpToolset has a timeoutMs that is not a positive number of milliseconds, got string "300".`],
-    [{ timeout: 300 }, "McpToolset has unknown option 'timeout'; the options are name, include, exclude, prefix, timeoutMs, tools and onToolsChanged."],
+    [
+      { timeout: 300 },
+      "McpToolset has unknown option 'timeout'; the options are name, include, exclude, prefix, timeoutMs, maxTotalTimeoutMs, maxResultChars, sequential, confirm, tools, onToolsChanged, onLog and onWarning.",
+    ],
+    [{ maxTotalTimeoutMs: Infinity }, "McpToolset has a maxTotalTimeoutMs that is not a positive number of milliseconds, got number Infinity."],
+    [{ maxResultChars: 1.5 }, "McpToolset has a maxResultChars that is not a whole number of characters of at least 1, got number 1.5."],
+    [{ maxResultChars: 0 }, "McpToolset has a maxResultChars that is not a whole number of characters of at least 1, got number 0."],
+    [{ sequential: "yes" }, `McpToolset has a sequential that is not true or false, got string "yes".`],
+    [{ confirm: "destructiveHint" }, `McpToolset has a confirm that is not "destructive", "writes" or "all", got string "destructiveHint".`],
+    [{ onLog: { debug: true } }, "McpToolset has an onLog that is not a function, got an object."],
+    [{ onWarning: 1 }, "McpToolset has an onWarning that is not a function, got number 1."],
     [{ tools: { pid: { inputFromState: { id: "pid" } } } }, "McpToolset has tools.pid with unknown option 'inputFromState'; the options are inputsFromState, outputsToState and outputsToString."],
     [{ tools: { pid: true } }, "McpToolset has tools.pid with a value that is not an object, got boolean true; the options are inputsFromState, outputsToState and outputsToString."],
     [{ tools: [] }, "McpToolset has tools options that are not an object of { toolName: { inputsFromState?, outputsToState?, outputsToString? } }, got an array."],

@@ -1,0 +1,62 @@
+import { Agent, ChatMessage, type StreamingChunk, Tool, type ToolContext } from "toolwright";
+import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
+import { z } from "zod";
+
+describe("ToolContext.reportProgress", () => {
+  function slowTool(report: (context: ToolContext) => void, keep: { context?: ToolContext }) {
+    return new Tool({
+      name: "slow",
+      description: "Takes a while.",
+      parameters: z.object({}),
+      function: async (_args, context) => {
+        keep.context = context;
+        report(context);
+        return "done slowly";
+      },
+    });
+  }
+
+  async function run(tool: Tool, streamingCallback: (chunk: StreamingChunk) => unknown) {
+    const model = new ScriptedChatGenerator([toolCallReply(["slow", {}, "c1"]), ChatMessage.fromAssistant("done")]);
+    return new Agent({ chatGenerator: model, tools: [tool] }).run({ messages: [ChatMessage.fromUser("go")], streamingCallback: streamingCallback as (chunk: StreamingChunk) => void });
+  }
+
+  it("streams a toolProgress chunk per report before the call's toolResult, leaving out what is not a finite number", async () => {
+    const chunks: StreamingChunk[] = [];
+    const keep: { context?: ToolContext } = {};
+    const tool = slowTool((context) => {
+      context.reportProgress({ progress: 1, total: 3, message: "reading" });
+      context.reportProgress({ progress: Number.NaN });
+      context.reportProgress({ progress: 2, total: Number.POSITIVE_INFINITY, message: 7 as unknown as string });
+      context.reportProgress(null as never);
+    }, keep);
+
+    await run(tool, (chunk) => void chunks.push(chunk));
+    keep.context!.reportProgress({ progress: 3 });
+
+    const toolCall = expect.objectContaining({ id: "c1", toolName: "slow" });
+    expect(chunks.filter((chunk) => chunk.type === "toolProgress" || chunk.type === "toolResult").map((chunk) => (chunk.type === "toolProgress" ? chunk : chunk.type))).toEqual([
+      { type: "toolProgress", index: 0, toolCall, progress: 1, total: 3, message: "reading" },
+      { type: "toolProgress", index: 0, toolCall, progress: 2 },
+      "toolResult",
+    ]);
+  });
+
+  it("never fails the call when the streaming callback throws or rejects on a progress chunk", async () => {
+    const tool = slowTool((context) => {
+      context.reportProgress({ progress: 1 });
+      context.reportProgress({ progress: 2 });
+    }, {});
+    let progressChunks = 0;
+
+    const result = await run(tool, (chunk) => {
+      if (chunk.type !== "toolProgress") return undefined;
+      progressChunks++;
+      if (chunk.progress === 1) throw new Error("the UI is gone");
+      return Promise.reject(new Error("the UI is gone"));
+    });
+
+    expect(progressChunks).toBe(2);
+    expect(result.messages.find((message) => message.role === "tool")!.toolCallResult).toMatchObject({ result: "done slowly", error: false });
+  });
+});
