@@ -50,7 +50,7 @@ export class McpToolServer<S extends StateSchema = {}> {
     for (const name of ["session", "authenticate"] as const) {
       if (options[name] !== undefined && typeof options[name] !== "function") {
         const fix = name === "session" ? "(context) => initial state values" : "(request) => the id of the user or client who sent it";
-        throw new ConfigurationError("serveMcp", `serveMcp has a ${name} that is not a function, got ${describeKind(options[name])}; pass ${fix}.`);
+        throw new ConfigurationError("serveMcp", `serveMcp has ${name === "session" ? "a" : "an"} ${name} that is not a function, got ${describeKind(options[name])}; pass ${fix}.`);
       }
     }
     this.#sessionIdleMs = wholePositive(options.sessionIdleMs, 30 * 60_000, "sessionIdleMs");
