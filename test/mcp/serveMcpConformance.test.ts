@@ -73,7 +73,7 @@ describe("serveMcp and the MCP Inspector CLI", () => {
   });
 
   it("exits 6 under --strict for a schema it finds unportable (the check this suite relies on has teeth)", async () => {
-    const loose = new Tool({ name: "loose", description: "Takes anything as x.", parameters: { type: "object", properties: { x: true } }, function: () => "ok" });
+    const loose = new Tool({ name: "loose", description: "Takes anything as x.", parameters: { type: "object", properties: { x: true as never } }, function: () => "ok" });
     const server = serveMcp({ tools: [loose] });
     closing.push(() => server.close());
     const { url } = await server.listen();
