@@ -95,7 +95,7 @@ describe("McpToolServer maxSessions", () => {
   it("gives the slot of a session the client ended, or that idled out, to the next client", async () => {
     const { server, url } = await start({ maxSessions: 2, sessionIdleMs: 300 });
     const alice = await connectClient(url, { Authorization: "Bearer token-alice" });
-    const bob = await connectClient(url, { Authorization: "Bearer token-bob" });
+    await connectClient(url, { Authorization: "Bearer token-bob" });
     await expect(connectClient(url, { Authorization: "Bearer token-bob" })).rejects.toMatchObject({ code: 503 });
 
     await alice.transport.terminateSession();
@@ -110,7 +110,6 @@ describe("McpToolServer maxSessions", () => {
     const dave = await connectClient(url, { Authorization: "Bearer token-alice" });
     expect(text(await dave.client.callTool({ name: "whoami", arguments: {} }))).toBe("you are alice");
     expect(server.sessionCount).toBe(2);
-    void bob;
   });
 
   it("frees the slot of an initialize the session function refuses, or the transport refuses", async () => {
