@@ -1,4 +1,4 @@
-import { Node, type ParameterDeclaration, type Type } from "ts-morph";
+import { Node, type ParameterDeclaration } from "ts-morph";
 import type { GeneratedParameter } from "../src/tools/generatedEntry";
 import type { JsonSchema } from "../src/tools/jsonSchema";
 // The strict-mode rule is one pure function shared with the runtime (src/tools/strictCompatibility.ts
@@ -11,7 +11,9 @@ import { Diagnostics } from "./diagnostics";
 import type { DiscoveredTool } from "./discoverTools";
 import type { ToolModel } from "./model";
 import { setOwn } from "../src/util/ownProperty";
+import { readToolAnnotations } from "./readToolAnnotations";
 import { readToolOptions } from "./readToolOptions";
+import { awaitedType, returnSchema } from "./returnSchema";
 import type { ToolwrightSymbols } from "./toolwrightSymbols";
 import { applyAsType } from "./typeResolver/asType";
 import { dateMarker, type ResolveContext, type SchemaNode } from "./typeResolver/context";
@@ -50,8 +52,9 @@ export function buildToolModel(tool: DiscoveredTool, symbols: ToolwrightSymbols,
   }
   names.push({ name, label, source: diagnostics.location(tool.anchor) });
   const docs = methodDocs(tool.docNode);
+  const described = readToolAnnotations(tool.docNode, label, diagnostics);
   const parameters = classifyParameters(tool.parameters, options, label, symbols, diagnostics);
-  if (!parameters) return undefined;
+  if (!parameters || !described) return undefined;
   const ctx: ResolveContext = { diagnostics, toolwright: symbols, anchor: tool.anchor, defs: new Map(), stack: [], defNames: new Map() };
   const properties: Record<string, SchemaNode> = {};
   const required: string[] = [];
@@ -123,6 +126,7 @@ export function buildToolModel(tool: DiscoveredTool, symbols: ToolwrightSymbols,
   if (ctx.defs.size > 0) root.$defs = Object.fromEntries([...ctx.defs].sort(([a], [b]) => a.localeCompare(b)));
   const { schema, dates } = withoutMarkers(root);
   const strict = strictCompatibility(schema);
+  const outputSchema = returnSchema(tool, symbols);
   return {
     kind: tool.kind,
     ownerName: tool.ownerName,
@@ -142,6 +146,8 @@ export function buildToolModel(tool: DiscoveredTool, symbols: ToolwrightSymbols,
     strict: strict.compatible,
     ...(strict.compatible ? {} : { strictReason: strict.reason }),
     dates,
+    ...(outputSchema !== undefined && { outputSchema }),
+    ...described,
     options: { inputsFromState: options.inputsFromState, outputsToState: options.outputsToState },
   };
 }
@@ -222,7 +228,7 @@ function describeAt(node: SchemaNode, steps: readonly string[], text: string): S
 function checkOutputSources(tool: DiscoveredTool, outputs: Record<string, { source?: string }>, nodes: Record<string, Node>, label: string, diagnostics: Diagnostics): void {
   const sources = Object.entries(outputs).filter(([, config]) => config.source !== undefined);
   if (sources.length === 0) return;
-  const returned = awaited(tool.signature.getReturnType());
+  const returned = awaitedType(tool.signature.getReturnType());
   if (returned.isAny() || returned.isUnknown()) return;
   const candidates = returned.isUnion() ? returned.getUnionTypes().filter((t) => !t.isUndefined() && !t.isNull()) : [returned];
   for (const [stateKey, config] of sources) {
@@ -234,12 +240,6 @@ function checkOutputSources(tool: DiscoveredTool, outputs: Record<string, { sour
       `outputsToState.${stateKey} of ${label} reads '${config.source}', which is not a property of what the tool returns (${returned.getText(tool.signature)}); read one of its properties, or return an object with '${config.source}'. Properties: ${known.join(", ") || "none"}.`,
     );
   }
-}
-
-function awaited(type: Type): Type {
-  const symbol = type.getSymbol();
-  if (symbol?.getName() === "Promise") return awaited(type.getTypeArguments()[0] ?? type);
-  return type;
 }
 
 // The schema without its Date markers, and JSON Pointers to where they were, in one walk.

@@ -12,6 +12,7 @@ export type DiagnosticCode =
   | "TW104" // @tool on something that is not a public method
   | "TW105" // defineTool result not assigned to an exported const
   | "TW106" // the class of a @tool method is not exported
+  | "TW107" // a JSDoc @title or annotation hint (@readOnlyHint, …) with a bad value
   | "TW201" // inputsFromState names an unknown parameter
   | "TW202" // a State parameter is also named in inputsFromState
   | "TW203" // outputsToState.source is not a property of the return type

@@ -1,5 +1,6 @@
 import type { GeneratedParameter } from "../src/tools/generatedEntry";
 import type { JsonSchema } from "../src/tools/jsonSchema";
+import type { ToolAnnotations } from "../src/tools/toolAnnotations";
 import type { PrintedParameters } from "./typeResolver/printType";
 
 /** Everything codegen knows about one tool: the shared model every stage fills in. */
@@ -26,6 +27,12 @@ export interface ToolModel {
   readonly strict: boolean;
   readonly strictReason?: string;
   readonly dates: readonly string[];
+  /** The JSON Schema of the declared return type (see `returnSchema`); undefined when it has none. */
+  readonly outputSchema?: JsonSchema;
+  /** JSDoc `@title`. */
+  readonly title?: string;
+  /** JSDoc annotation hints (`@readOnlyHint`, …). */
+  readonly annotations?: ToolAnnotations;
   readonly options: {
     readonly inputsFromState: Readonly<Record<string, string>>;
     readonly outputsToState: Readonly<Record<string, { readonly source?: string }>>;

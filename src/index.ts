@@ -86,6 +86,7 @@ export { limits } from "./util/limits";
 export type { StrictCompatibility } from "./tools/strictCompatibility";
 export { Tool } from "./tools/tool";
 export type { ToolArguments, ToolContext, ToolOptions, ToolParameters, ToolProgress } from "./tools/tool";
+export type { ToolAnnotations } from "./tools/toolAnnotations";
 export type { InputsFromState, OutputsToState, OutputsToString, OutputToState } from "./tools/toolOutputs";
 export type { ToolSource } from "./tools/resolveTools";
 export { Toolset } from "./tools/toolset";

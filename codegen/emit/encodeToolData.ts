@@ -9,7 +9,8 @@ export const sharedFragmentMinLength = 64;
  * "owners":[…]}` with one line per shared fragment, per owner and per tool (in the order given,
  * consecutive tools of one owner grouped), so that a change to one tool is a one-line diff. Fields
  * at their usual value are left out, and a schema of the usual form is written as its properties
- * (see `EncodedTool`). Schema subtrees (of `schema` and of injected parameters' `schema`) that are at
+ * (see `EncodedTool`). Schema subtrees (of `schema`, of injected parameters' `schema` and of
+ * `outputSchema`) that are at
  * least `sharedFragmentMinLength` characters of JSON and occur in two or more tools are written once
  * in `shared` and referenced as `{"$shared":i}`; the runtime expands them back, so every tool still
  * gets its own, self-contained schema (`$ref`s into the tool's own `$defs` are copied as text, so
@@ -17,7 +18,11 @@ export const sharedFragmentMinLength = 64;
  */
 export function encodeToolData(models: readonly ToolModel[]): string {
   // A tool's schema, whose root stays with the tool, and its parameters' schemas, which may be shared whole.
-  const schemasOf = (model: ToolModel): unknown[] => [model.schema, model.parameters.flatMap((p) => (p.schema === undefined ? [] : [p.schema]))];
+  const schemasOf = (model: ToolModel): unknown[] => [
+    model.schema,
+    model.parameters.flatMap((p) => (p.schema === undefined ? [] : [p.schema])),
+    ...(model.outputSchema === undefined ? [] : [model.outputSchema]),
+  ];
   // Sharing is off when a schema already uses the reference key, so that expansion cannot misread it.
   const sharing = !models.some((m) => schemasOf(m).some(usesReferenceKey));
   const texts = subtreeTexts;
@@ -62,6 +67,9 @@ export function encodeToolData(models: readonly ToolModel[]): string {
     else fields.push(["schema", encode(model.schema, true)]);
     if (!model.strict) fields.push(model.strictReason ? ["strictReason", JSON.stringify(model.strictReason)] : ["strict", "false"]);
     if (model.dates.length > 0) fields.push(["dates", JSON.stringify(model.dates)]);
+    if (model.outputSchema !== undefined) fields.push(["outputSchema", encode(model.outputSchema, true)]);
+    if (model.title !== undefined) fields.push(["title", JSON.stringify(model.title)]);
+    if (model.annotations !== undefined) fields.push(["annotations", JSON.stringify(model.annotations)]);
     if (Object.keys(model.options.inputsFromState).length > 0 || Object.keys(model.options.outputsToState).length > 0) fields.push(["options", JSON.stringify(model.options)]);
     return `{${fields.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`;
   };

@@ -1,8 +1,8 @@
 // The support desk's tools served over MCP, for any MCP client (an IDE, a desktop assistant, another
 // agent framework): the same @tool methods, with the schemas `toolwright codegen` generated. The
 // customer is the session's, never the client's: over stdio it comes from the environment the host
-// launched the server with (SUPPORT_CUSTOMER_ID); over HTTP from the bearer token of the request
-// that opened the session. The client can no more set it than a model can.
+// launched the server with (SUPPORT_CUSTOMER_ID); over HTTP from the bearer token, checked on every
+// request. The client can no more set it than a model can.
 //
 // Run: node dist/examples/mcp/server.js            (stdio: what an MCP host launches)
 //      node dist/examples/mcp/server.js --http     (Streamable HTTP on a free port; prints the URL)
@@ -20,15 +20,18 @@ export const supportServer = serveMcp({
   instructions: "Look up and close the signed-in customer's support tickets.",
   tools: [new SupportTools(demoStore())],
   stateSchema: supportState,
-  session: ({ transport, request }) => {
-    if (transport === "stdio") {
-      const customer = process.env.SUPPORT_CUSTOMER_ID;
-      if (!customer) throw new Error("set SUPPORT_CUSTOMER_ID to the customer this server acts for");
-      return { customer_id: customer };
-    }
-    const token = /^Bearer (\S+)$/.exec(request?.headers.authorization ?? "")?.[1];
+  // Over HTTP, every request names its customer: a session id alone is not enough, and a request
+  // with another customer's token cannot use this customer's session.
+  authenticate: (request) => {
+    const token = /^Bearer (\S+)$/.exec(request.headers.authorization ?? "")?.[1];
     const customer = token !== undefined && Object.hasOwn(customersByToken, token) ? customersByToken[token] : undefined;
     if (customer === undefined) throw new Error("send Authorization: Bearer <token> of a customer");
+    return customer;
+  },
+  session: ({ transport, principal }) => {
+    if (transport === "streamable-http") return { customer_id: principal! };
+    const customer = process.env.SUPPORT_CUSTOMER_ID;
+    if (!customer) throw new Error("set SUPPORT_CUSTOMER_ID to the customer this server acts for");
     return { customer_id: customer };
   },
 });

@@ -20,6 +20,9 @@ export class SupportTools {
    * @param query Words to look for; "open" or "closed" match the status.
    * @param customerId Filled from state; the model never sees it.
    * @param limit Maximum number of tickets to return.
+   * @title Search tickets
+   * @readOnlyHint
+   * @openWorldHint false
    */
   @tool({
     name: "search_tickets",
@@ -33,6 +36,10 @@ export class SupportTools {
   /**
    * Close one of the customer's tickets.
    * @param ticketId The ticket to close, e.g. T-1.
+   * @title Close a ticket
+   * @destructiveHint false
+   * @idempotentHint
+   * @openWorldHint false
    */
   @tool({ name: "close_ticket", outputsToState: { closed: { source: "id" } } })
   closeTicket(ticketId: string, state: State<SupportState>): Ticket {

@@ -11,10 +11,12 @@ export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
     owners: [
       (): unknown => SupportTools,
     ],
-    data: String.raw`{"format":3,"shared":[],"owners":[
+    data: String.raw`{"format":3,"shared":[
+{"id":{"type":"string"},"customerId":{"type":"string"},"subject":{"type":"string"},"status":{"type":"string","enum":["open","closed"]}}
+],"owners":[
 {"source":"examples/support/supportTools.ts","tools":[
-{"member":"closeTicket","name":"close_ticket","description":"Close one of the customer's tickets.","parameters":[{"name":"ticketId"},{"name":"state","role":"state"}],"properties":{"ticketId":{"type":"string","description":"The ticket to close, e.g. T-1."}},"options":{"inputsFromState":{},"outputsToState":{"closed":{"source":"id"}}}},
-{"member":"searchTickets","name":"search_tickets","description":"Search the customer's support tickets.","parameters":[{"name":"query"},{"name":"customerId","role":"stateKey","stateKey":"customer_id","schema":{"type":"string"}},{"name":"limit","optional":true,"default":5}],"properties":{"query":{"type":"string","description":"Words to look for; \"open\" or \"closed\" match the status."},"limit":{"type":"integer","description":"Maximum number of tickets to return.","default":5}},"options":{"inputsFromState":{"customer_id":"customerId"},"outputsToState":{"tickets":{"source":"tickets"}}}}
+{"member":"closeTicket","name":"close_ticket","description":"Close one of the customer's tickets.","parameters":[{"name":"ticketId"},{"name":"state","role":"state"}],"properties":{"ticketId":{"type":"string","description":"The ticket to close, e.g. T-1."}},"outputSchema":{"type":"object","properties":{"$shared":0},"required":["id","customerId","subject","status"]},"title":"Close a ticket","annotations":{"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"options":{"inputsFromState":{},"outputsToState":{"closed":{"source":"id"}}}},
+{"member":"searchTickets","name":"search_tickets","description":"Search the customer's support tickets.","parameters":[{"name":"query"},{"name":"customerId","role":"stateKey","stateKey":"customer_id","schema":{"type":"string"}},{"name":"limit","optional":true,"default":5}],"properties":{"query":{"type":"string","description":"Words to look for; \"open\" or \"closed\" match the status."},"limit":{"type":"integer","description":"Maximum number of tickets to return.","default":5}},"outputSchema":{"type":"object","properties":{"tickets":{"type":"array","items":{"type":"object","properties":{"$shared":0},"required":["id","customerId","subject","status"]}}},"required":["tickets"]},"title":"Search tickets","annotations":{"readOnlyHint":true,"openWorldHint":false},"options":{"inputsFromState":{"customer_id":"customerId"},"outputsToState":{"tickets":{"source":"tickets"}}}}
 ]}
 ]}`,
   },

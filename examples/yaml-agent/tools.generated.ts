@@ -11,11 +11,13 @@ export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
     owners: [
       (): unknown => DeskTools,
     ],
-    data: String.raw`{"format":3,"shared":[],"owners":[
+    data: String.raw`{"format":3,"shared":[
+{"type":"object","properties":{"id":{"type":"string"},"customerId":{"type":"string"},"subject":{"type":"string"},"status":{"type":"string","enum":["open","closed"]}},"required":["id","customerId","subject","status"]}
+],"owners":[
 {"source":"examples/yaml-agent/deskTools.ts","tools":[
-{"member":"closeTicket","name":"close_ticket","description":"Close one of the customer's tickets.","parameters":[{"name":"ticketId"},{"name":"customerId"}],"properties":{"ticketId":{"type":"string","description":"The ticket to close, e.g. T-1."},"customerId":{"type":"string","description":"The customer the ticket belongs to."}}},
-{"member":"escalate","description":"Hand a ticket to a person on the second-level team; ends the conversation.","parameters":[{"name":"ticketId"},{"name":"reason"}],"properties":{"ticketId":{"type":"string","description":"The ticket to hand over."},"reason":{"type":"string","description":"Why a person must look at it, in one sentence."}}},
-{"member":"searchTickets","name":"search_tickets","description":"Search the customer's support tickets.","parameters":[{"name":"query"},{"name":"customerId","role":"stateKey","stateKey":"customer_id","schema":{"type":"string"}},{"name":"limit","optional":true,"default":5}],"properties":{"query":{"type":"string","description":"Words to look for; \"open\" or \"closed\" match the status."},"limit":{"type":"integer","description":"Maximum number of tickets to return.","default":5}},"options":{"inputsFromState":{"customer_id":"customerId"},"outputsToState":{}}}
+{"member":"closeTicket","name":"close_ticket","description":"Close one of the customer's tickets.","parameters":[{"name":"ticketId"},{"name":"customerId"}],"properties":{"ticketId":{"type":"string","description":"The ticket to close, e.g. T-1."},"customerId":{"type":"string","description":"The customer the ticket belongs to."}},"outputSchema":{"type":"object","properties":{"ticket":{"$shared":0}},"required":["ticket"]}},
+{"member":"escalate","description":"Hand a ticket to a person on the second-level team; ends the conversation.","parameters":[{"name":"ticketId"},{"name":"reason"}],"properties":{"ticketId":{"type":"string","description":"The ticket to hand over."},"reason":{"type":"string","description":"Why a person must look at it, in one sentence."}},"outputSchema":{"type":"object","properties":{"ticketId":{"type":"string"},"reason":{"type":"string"},"queue":{"type":"string"}},"required":["ticketId","reason","queue"]}},
+{"member":"searchTickets","name":"search_tickets","description":"Search the customer's support tickets.","parameters":[{"name":"query"},{"name":"customerId","role":"stateKey","stateKey":"customer_id","schema":{"type":"string"}},{"name":"limit","optional":true,"default":5}],"properties":{"query":{"type":"string","description":"Words to look for; \"open\" or \"closed\" match the status."},"limit":{"type":"integer","description":"Maximum number of tickets to return.","default":5}},"outputSchema":{"type":"object","properties":{"tickets":{"type":"array","items":{"$shared":0}}},"required":["tickets"]},"options":{"inputsFromState":{"customer_id":"customerId"},"outputsToState":{}}}
 ]}
 ]}`,
   },

@@ -47,6 +47,8 @@ export interface ToolRunnerCallOptions {
 export interface ToolRunnerResult {
   readonly text: string;
   readonly error: boolean;
+  /** What the tool returned, when the call succeeded (undefined when it failed). */
+  readonly value?: unknown;
 }
 
 /**
@@ -122,7 +124,7 @@ export class ToolRunner<S extends StateSchema = {}> {
         { runId: () => options.runId ?? "tool-runner", step, keys: [id] },
       );
       const result = outcome!.message.toolCallResults[0]!;
-      return { text: result.result, error: result.error };
+      return { text: result.result, error: result.error, ...(!result.error && { value: outcome!.value }) };
     } finally {
       abort.dispose();
       release?.();

@@ -11,7 +11,8 @@ import { McpConfirmationPolicy } from "./mcpConfirmationPolicy";
 import { errorText, listAllTools, McpConnection, type McpServerSpec } from "./mcpConnection";
 import { logToDebug, type McpLogMessage, type McpWarning, warnToDebug } from "./mcpNotices";
 import { type McpCallResult, mcpCallResult } from "./mcpResult";
-import { readAnnotations, setMcpToolDetails } from "./mcpToolDetails";
+import { isToolTitle } from "../tools/toolAnnotations";
+import { readAnnotations, readTitle, setMcpToolDetails } from "./mcpToolDetails";
 import { modelToolName } from "./mcpToolNames";
 import { checkOptions, type McpToolOptions, type McpToolsetOptions } from "./mcpToolsetOptions";
 
@@ -180,10 +181,15 @@ export class McpToolset extends Toolset {
 
   #tool(name: string, info: McpToolInfo, options: McpToolOptions): Tool {
     const server = this.name ?? "MCP server";
+    const title = readTitle(info);
+    const annotations = readAnnotations(info.annotations);
     try {
       const tool = new Tool({
         name,
-        description: info.description ?? info.title ?? info.annotations?.title ?? "",
+        description: info.description ?? title ?? "",
+        // Kept on the Tool, so serving it again over MCP (serveMcp) passes them on.
+        ...(title !== undefined && isToolTitle(title) && { title }),
+        ...(Object.keys(annotations).length > 0 && { annotations }),
         parameters: inputParameters(info.inputSchema as JsonSchema),
         inputsFromState: options.inputsFromState,
         outputsToState: options.outputsToState,
@@ -194,10 +200,9 @@ export class McpToolset extends Toolset {
       // The schema is compiled now, not at the first call: a schema the validator cannot use (an
       // unknown dialect, a broken $ref) is an error of connect, naming the tool, rather than of a run.
       toolInternals(tool).validator.validate({});
-      const annotations = readAnnotations(info.annotations);
       setMcpToolDetails(tool, {
         serverToolName: info.name,
-        title: typeof info.title === "string" ? info.title : annotations.title,
+        title,
         annotations,
         taskSupport: info.execution?.taskSupport === "optional" ? "optional" : "forbidden",
       });

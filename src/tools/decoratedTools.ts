@@ -81,6 +81,9 @@ function toolOf(member: DecoratedMember, target: unknown): Tool {
     outputsToString: member.decoration.options.outputsToString,
     usesState: plan.some((p) => p.role === "state"),
     source: `${member.label} (${entry.source})`,
+    ...(entry.outputSchema !== undefined && { outputSchema: entry.outputSchema }),
+    ...(entry.title !== undefined && { title: entry.title }),
+    ...(entry.annotations !== undefined && { annotations: entry.annotations }),
     function: (args, context) => {
       const values = dates.size > 0 ? (reviveDates(args, entry.schema, dates) as Record<string, unknown>) : args;
       return fn.apply(target, plan.map((p) => (p.role === "state" ? context.state : Object.hasOwn(values, p.name) ? values[p.name] : undefined)));

@@ -59,6 +59,9 @@ export interface EncodedTool {
   readonly strict?: false;
   readonly strictReason?: string;
   readonly dates?: readonly string[];
+  readonly outputSchema?: JsonSchema;
+  readonly title?: string;
+  readonly annotations?: GeneratedToolEntry["annotations"];
   /** Left out when both maps are empty. */
   readonly options?: GeneratedToolEntry["options"];
 }
@@ -119,6 +122,9 @@ function decodeTool(tool: EncodedTool, owner: EncodedOwner, expand: (value: unkn
     strict: tool.strict !== false && tool.strictReason === undefined,
     ...(tool.strictReason === undefined ? {} : { strictReason: tool.strictReason }),
     ...(tool.dates === undefined ? {} : { dates: tool.dates }),
+    ...(tool.outputSchema === undefined ? {} : { outputSchema: expand(tool.outputSchema) as JsonSchema }),
+    ...(tool.title === undefined ? {} : { title: tool.title }),
+    ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
     options: tool.options ?? { inputsFromState: {}, outputsToState: {} },
     source: owner.source,
   };

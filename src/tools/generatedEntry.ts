@@ -1,4 +1,5 @@
 import type { JsonSchema } from "./jsonSchema";
+import type { ToolAnnotations } from "./toolAnnotations";
 
 /** How one parameter of a decorated method is filled, as `toolwright codegen` classified it. */
 export interface GeneratedParameter {
@@ -40,6 +41,15 @@ export interface GeneratedToolEntry {
   readonly strictReason?: string;
   /** JSON Pointers into `schema` of values the method receives as `Date`s. */
   readonly dates?: readonly string[];
+  /**
+   * The JSON Schema of the (awaited) declared return type; left out for `void`, `any`, `unknown`
+   * and types with no JSON form. Objects in it are open: a method may return more than its type names.
+   */
+  readonly outputSchema?: JsonSchema;
+  /** From the JSDoc tag `@title`. */
+  readonly title?: string;
+  /** From the JSDoc tags `@readOnlyHint`, `@destructiveHint`, `@idempotentHint`, `@openWorldHint`. */
+  readonly annotations?: ToolAnnotations;
   /** The decorator options codegen read, to detect a module generated before they changed. */
   readonly options: {
     readonly inputsFromState: Readonly<Record<string, string>>;

@@ -78,6 +78,8 @@ export interface ToolCallOutcome {
   readonly toolCall: ToolCall;
   readonly message: ChatMessage;
   readonly failed: boolean;
+  /** What the tool returned, when the call succeeded (for callers that pass it on as data, like serveMcp's `structuredContent`). */
+  readonly value?: unknown;
 }
 
 type Execution =
@@ -171,7 +173,7 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
       const text = committedCall.ok ? withDecisionNote(committedCall.text, execution.decision) : committedCall.failure.message;
       const message = ChatMessage.fromTool(text, decidedCall(call, execution.decision), execution.decision ? { error: !committedCall.ok, meta: decisionMeta(call, execution.decision) } : { error: !committedCall.ok });
       if (options.observer) observeEnd(options.observer, observed![index], step.step, call, message, committedCall.ok ? undefined : committedCall.failure, execution.injected);
-      outcomes.push({ index, toolCall: call, message, failed: !committedCall.ok });
+      outcomes.push({ index, toolCall: call, message, failed: !committedCall.ok, ...(committedCall.ok && execution.ok && { value: execution.result }) });
       if (options.streamingCallback) await emit(options, { type: "toolResult", index, toolCall: call, result: message.toolCallResult! });
     }
   } catch (error) {

@@ -13,6 +13,7 @@ import type { ArgumentValidator } from "./validation";
 import { type InjectedParameter, injectedParameters } from "./injectedParameters";
 import type { JsonSchema } from "./jsonSchema";
 import { type StrictCompatibility, strictCompatibility } from "./strictCompatibility";
+import { checkToolAnnotations, checkToolTitle, type ToolAnnotations } from "./toolAnnotations";
 import { isValidToolName } from "./toolName";
 import type { InputsFromState, OutputsToState, OutputsToString } from "./toolOutputs";
 
@@ -78,6 +79,16 @@ export interface ToolOptions<P extends ToolParameters = ToolParameters> {
   usesState?: boolean;
   /** Source location for messages (`file:line:col`); set by generated code. */
   source?: string;
+  /**
+   * The JSON Schema of what the function returns (a decorated method's comes from its declared
+   * return type). `serveMcp` lists it as the tool's MCP `outputSchema` and sends the result as
+   * `structuredContent`; the model still gets the text.
+   */
+  outputSchema?: JsonSchema;
+  /** A name for people (a client's tool list); the model sees `name`. */
+  title?: string;
+  /** Hints about what the tool does, for clients (MCP tool annotations). */
+  annotations?: ToolAnnotations;
 }
 
 /** How a tool run is set up after checking; what the tool-calling step works from. */
@@ -132,6 +143,12 @@ export class Tool<P extends ToolParameters = ToolParameters> {
   /** Whether `parameters` can be sent in OpenAI strict mode, and why not. */
   readonly strictCompatibility: StrictCompatibility;
   readonly source: string | undefined;
+  /** The JSON Schema of what the tool returns, when known. */
+  readonly outputSchema: JsonSchema | undefined;
+  /** A name for people, when given. */
+  readonly title: string | undefined;
+  /** Hints about what the tool does, when given. */
+  readonly annotations: Readonly<ToolAnnotations> | undefined;
 
   constructor(options: ToolOptions<P>) {
     const subject = typeof options?.name === "string" ? `Tool '${options.name}'` : "Tool";
@@ -153,6 +170,9 @@ export class Tool<P extends ToolParameters = ToolParameters> {
     this.usesState = options.usesState ?? false;
     this.strictCompatibility = strictCompatibility(modelSchema);
     this.source = options.source;
+    this.outputSchema = checkOutputSchema(subject, options.outputSchema);
+    this.title = checkToolTitle(subject, options.title);
+    this.annotations = checkToolAnnotations(subject, options.annotations);
     const fn = options.function as (args: Record<string, unknown>, context: ToolContext) => unknown;
     internals.set(this, {
       validator,
@@ -223,6 +243,14 @@ function withoutProperties(schema: JsonSchema, names: Set<string>): JsonSchema {
   const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([k]) => !names.has(k)));
   const required = (schema.required ?? []).filter((k) => !names.has(k));
   return { additionalProperties: false, ...schema, properties, required };
+}
+
+function checkOutputSchema(subject: string, value: unknown): JsonSchema | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ConfigurationError(subject, `${subject} has an outputSchema that is not a JSON Schema object, got ${describeKind(value)}.`);
+  }
+  return deepFreeze(jsonCopy(value as JsonSchema));
 }
 
 function checkInputsFromState(subject: string, value: unknown): InputsFromState {

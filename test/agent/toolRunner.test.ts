@@ -34,7 +34,7 @@ describe("ToolRunner", () => {
 
     const result = await runner.call(state, { name: "note", arguments: { text: "hello" }, id: "c1" }, { runId: "session-1", step: 7 });
 
-    expect(result).toEqual({ text: '{"note":"hello"}', error: false });
+    expect(result).toEqual({ text: '{"note":"hello"}', error: false, value: { note: "hello" } });
     expect(state.get("notes")).toEqual(["hello"]);
     expect(log).toEqual(["session-1:7:c1 ann"]);
     expect(runner.tools.map((tool) => tool.name)).toEqual(["note", "wait"]);

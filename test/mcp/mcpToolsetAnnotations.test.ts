@@ -8,6 +8,7 @@ import { Agent, BlockingConfirmationStrategy, ChatMessage, type ConfirmationRequ
 import { type McpConfirm, McpToolset, type McpServerSpec, type McpToolsetOptions, type McpWarning, mcpToolDetails } from "toolwright/mcp";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
 import { z } from "zod";
+import { readAnnotations, readTitle } from "../../src/mcp/mcpToolDetails";
 import { referenceServers } from "../helpers/mcpProcesses";
 
 const closing: Array<() => Promise<void>> = [];
@@ -91,7 +92,19 @@ describe("mcpToolDetails", () => {
       ["fs_read_text_file", { serverToolName: "read_text_file", title: "Read Text File", annotations: { readOnlyHint: true, openWorldHint: false }, taskSupport: "forbidden" }],
       ["fs_write_file", { serverToolName: "write_file", title: "Write File", annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false }, taskSupport: "forbidden" }],
     ]);
+    expect(files.tools.map((tool) => [tool.title, tool.annotations])).toEqual([
+      ["Read Text File", { readOnlyHint: true, openWorldHint: false }],
+      ["Write File", { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false }],
+    ]);
     expect(mcpToolDetails(new Tool({ name: "x", description: "", parameters: z.object({}), function: () => 1 }))).toBeUndefined();
+  });
+
+  it("keeps only boolean hints, takes read-only and destructive together as destructive, and finds an older server's annotations.title", () => {
+    expect(readAnnotations({ readOnlyHint: true, destructiveHint: true, idempotentHint: "yes", openWorldHint: false, extra: 1 })).toEqual({ destructiveHint: true, openWorldHint: false });
+    expect(readAnnotations("hostile")).toEqual({});
+    expect(readTitle({ annotations: { title: "Old Title" } })).toBe("Old Title");
+    expect(readTitle({ title: "New", annotations: { title: "Old" } })).toBe("New");
+    expect(readTitle({ annotations: { title: 7 } })).toBeUndefined();
   });
 });
 

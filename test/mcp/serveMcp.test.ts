@@ -77,9 +77,17 @@ describe("serveMcp over stdio: the support-desk example as a child process", () 
     expect(client.getServerVersion()).toEqual({ name: "support-desk", version: "1.0.0" });
     expect(client.getInstructions()).toBe("Look up and close the signed-in customer's support tickets.");
     const { tools } = await client.listTools();
+    // The output schemas come from the methods' return types ({ tickets: Ticket[] } and Ticket), the
+    // titles and annotations from their JSDoc tags.
+    const ticket = {
+      type: "object",
+      properties: { id: { type: "string" }, customerId: { type: "string" }, subject: { type: "string" }, status: { type: "string", enum: ["open", "closed"] } },
+      required: ["id", "customerId", "subject", "status"],
+    };
     expect(tools).toEqual([
       {
         name: "search_tickets",
+        title: "Search tickets",
         description: "Search the customer's support tickets.",
         inputSchema: {
           type: "object",
@@ -90,9 +98,12 @@ describe("serveMcp over stdio: the support-desk example as a child process", () 
           required: ["query"],
           additionalProperties: false,
         },
+        outputSchema: { type: "object", properties: { tickets: { type: "array", items: ticket } }, required: ["tickets"] },
+        annotations: { title: "Search tickets", readOnlyHint: true, openWorldHint: false },
       },
       {
         name: "close_ticket",
+        title: "Close a ticket",
         description: "Close one of the customer's tickets.",
         inputSchema: {
           type: "object",
@@ -100,15 +111,20 @@ describe("serveMcp over stdio: the support-desk example as a child process", () 
           required: ["ticketId"],
           additionalProperties: false,
         },
+        outputSchema: ticket,
+        annotations: { title: "Close a ticket", destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
     ]);
 
-    expect(success(await client.callTool({ name: "search_tickets", arguments: { query: "open" } }))).toEqual({
+    const found = {
       tickets: [
         { id: "T-1", customerId: "c-42", subject: "Printer offline", status: "open" },
         { id: "T-2", customerId: "c-42", subject: "Invoice shows the wrong address", status: "open" },
       ],
-    });
+    };
+    const result = await client.callTool({ name: "search_tickets", arguments: { query: "open" } });
+    expect(success(result)).toEqual(found);
+    expect(result.structuredContent).toEqual(found);
   });
 
   it("refuses a customerId sent by the client, without echoing the session's customer", async () => {
@@ -521,9 +537,10 @@ describe("serveMcp with the support-desk tools in this process", () => {
 // ---------------------------------------------------------------------------------------------
 // Hostile clients, time limits and cancellation.
 
-/** Sends one tools/call of a session as raw JSON text (what no SDK client would send) and returns the JSON-RPC response. */
+/** Sends one tools/call of a session (opened by alice) as raw JSON text (what no SDK client would send) and returns the JSON-RPC response. */
 async function rawCall(url: string, transport: StreamableHTTPClientTransport, id: number, params: string): Promise<Record<string, unknown>> {
   const answer = await post(url, `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`, {
+    authorization: "Bearer token-alice",
     "mcp-session-id": transport.sessionId!,
     "mcp-protocol-version": transport.protocolVersion!,
   });
