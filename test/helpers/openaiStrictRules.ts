@@ -72,7 +72,8 @@ function visit(node: unknown, path: Segments, objectDepth: number, walk: Walk): 
   if (typeof node === "boolean") return report(`boolean schemas are not supported, got ${String(node)}`);
   if (!isObject(node)) return report("a schema must be an object");
   for (const key of Object.keys(node)) {
-    if (!allowedKeywords.has(key)) report(`'${key}' is not permitted`);
+    // `$schema` at the root is not in the documented list, but the API takes it: the openai SDK's own zodResponseFormat sends it.
+    if (!allowedKeywords.has(key) && !(key === "$schema" && path.length === 0)) report(`'${key}' is not permitted`);
   }
   if (typeof node.$ref === "string") {
     const others = Object.keys(node).filter((key) => key !== "$ref");
