@@ -59,7 +59,7 @@ function requiredOf(schema: JsonSchema): ReadonlySet<string> {
 // every key of its branch), else the first that declares all of them.
 function objectBranch(schema: JsonSchema, root: JsonSchema, value: object): JsonSchema | undefined {
   if (schema.properties) return schema;
-  const branches = (schema.anyOf ?? schema.oneOf ?? []).map((b) => resolveRef(b, root)).filter((b) => b.properties);
+  const branches = branchesOf(schema, root).filter((b) => b.properties);
   if (branches.length <= 1) return branches[0];
   const keys = Object.keys(value);
   const covering = branches.filter((b) => keys.every((key) => Object.hasOwn(b.properties!, key)));
@@ -69,6 +69,13 @@ function objectBranch(schema: JsonSchema, root: JsonSchema, value: object): Json
 // For `X[] | null` written as anyOf, the array branch.
 function arrayBranch(schema: JsonSchema, root: JsonSchema): JsonSchema | undefined {
   if (schema.items !== undefined || schema.prefixItems !== undefined) return schema;
-  const branches = (schema.anyOf ?? schema.oneOf ?? []).map((b) => resolveRef(b, root)).filter((b) => b.items !== undefined || b.prefixItems !== undefined);
+  const branches = branchesOf(schema, root).filter((b) => b.items !== undefined || b.prefixItems !== undefined);
   return branches.length === 1 ? branches[0] : undefined;
+}
+
+// The branches of a union, nested unions (`(X | null) | null`) flattened, each `$ref` resolved.
+function branchesOf(schema: JsonSchema, root: JsonSchema, depth = 0): JsonSchema[] {
+  const branches = schema.anyOf ?? schema.oneOf;
+  if (!branches || depth > 8) return [schema];
+  return branches.flatMap((branch) => branchesOf(resolveRef(branch, root), root, depth + 1));
 }
