@@ -14,8 +14,10 @@ export interface StrictViolation {
 
 type Segments = readonly string[];
 
+// `default` is on the documented list of unsupported keywords, but the API takes it: a recorded
+// strict tool (test/fixtures/vendors/openai/responses-calculator.chunks.txt) has one. The API wins.
 const allowedKeywords = new Set([
-  "type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "$ref", "$defs", "definitions", "description", "title",
+  "type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "$ref", "$defs", "definitions", "description", "title", "default",
   "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems",
 ]);
 const allowedFormats = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
