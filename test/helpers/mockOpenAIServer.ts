@@ -48,11 +48,20 @@ export interface MockReply {
   readonly model?: string;
 }
 
-const envelope = { id: "chatcmpl-mock", created: 1700000000 };
+// The fields of OpenAI's recorded answers (test/fixtures/vendors/openai), so that scripted replies have their shape.
+const envelope = { id: "chatcmpl-mock", created: 1700000000, service_tier: "default", system_fingerprint: "fp_mock" };
 
 function usageOf(reply: MockReply) {
   const u = reply.usage;
-  return u && { prompt_tokens: u.promptTokens, completion_tokens: u.completionTokens, total_tokens: u.promptTokens + u.completionTokens };
+  return (
+    u && {
+      prompt_tokens: u.promptTokens,
+      completion_tokens: u.completionTokens,
+      total_tokens: u.promptTokens + u.completionTokens,
+      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    }
+  );
 }
 
 function finishReasonOf(reply: MockReply): string {
@@ -62,7 +71,7 @@ function finishReasonOf(reply: MockReply): string {
 /** A non-streaming `chat.completion` answer. */
 export function jsonReply(reply: MockReply): MockResponse {
   const toolCalls = reply.toolCalls?.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
-  const message = { role: "assistant", content: reply.text ?? null, refusal: reply.refusal ?? null, ...(toolCalls && { tool_calls: toolCalls }) };
+  const message = { role: "assistant", content: reply.text ?? null, refusal: reply.refusal ?? null, ...(toolCalls && { tool_calls: toolCalls }), annotations: [] };
   const body = {
     ...envelope,
     object: "chat.completion",
@@ -89,9 +98,9 @@ export function split(text: string, pieces = 3): string[] {
  */
 export function sseReply(reply: MockReply, options: { pieces?: number; interleave?: boolean; hang?: boolean } = {}): MockResponse {
   const model = reply.model ?? "mock-model-1";
-  const chunk = (delta: object, finishReason: string | null = null) => ({ ...envelope, object: "chat.completion.chunk", model, choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }] });
+  const chunk = (delta: object, finishReason: string | null = null) => ({ ...envelope, object: "chat.completion.chunk", model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], usage: null });
   const hasText = reply.text !== undefined || reply.refusal !== undefined;
-  const chunks: unknown[] = [chunk({ role: "assistant", content: hasText ? "" : null })];
+  const chunks: unknown[] = [chunk({ role: "assistant", content: hasText ? "" : null, refusal: null })];
   for (const piece of split(reply.text ?? "", options.pieces)) chunks.push(chunk({ content: piece }));
   for (const piece of split(reply.refusal ?? "", options.pieces)) chunks.push(chunk({ refusal: piece }));
   const calls = (reply.toolCalls ?? []).map((call, index) => ({

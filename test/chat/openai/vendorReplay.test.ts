@@ -2,6 +2,8 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { Agent, ChatGeneratorError, type ChatGenerator, ChatMessage, type StreamingChunk, Tool } from "toolwright";
 import { AISdkChatGenerator } from "toolwright/ai-sdk";
 import { OpenAIChatGenerator, OpenAIResponsesChatGenerator } from "toolwright/openai";
+import { jsonReply, sseReply } from "../../helpers/mockOpenAIServer";
+import { responseObject } from "../../helpers/mockResponses";
 import { openaiStrictViolations } from "../../helpers/openaiStrictRules";
 import { chatJsonReplay, chatStreamReplay, recordedBody, recordedEvents, responsesJsonReplay, responsesStreamReplays } from "../../helpers/vendorReplay";
 import { rejectionOf, useMockServer } from "./openaiTestKit";
@@ -141,5 +143,32 @@ describe("openaiStrictViolations", () => {
     expect(recordedTool.strict).toBe(true);
     expect(recordedTool.parameters.properties.op.default).toBe("add");
     expect(openaiStrictViolations(recordedTool.parameters)).toEqual([]);
+  });
+});
+
+/** The keys of an object, and of its object-valued fields, as `a`, `a.b`, sorted: the shape without the values. */
+function shapeOf(value: unknown, prefix = ""): string[] {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return [];
+  return Object.entries(value)
+    .flatMap(([key, field]) => [`${prefix}${key}`, ...shapeOf(field, `${prefix}${key}.`)])
+    .sort();
+}
+
+describe("jsonReply, sseReply and responseObject", () => {
+  it("script answers with the fields of the recorded ones", () => {
+    const completion = (jsonReply({ text: "Hi", usage: { promptTokens: 1, completionTokens: 1 } }) as unknown as { body: any }).body;
+    const chunks = (sseReply({ text: "Hi", usage: { promptTokens: 1, completionTokens: 1 } }) as unknown as { chunks: any[] }).chunks;
+    const recordedChunks = recordedEvents("openai", "chat-text.chunks.txt");
+    const response = responseObject({ text: "Hi", usage: { promptTokens: 1, completionTokens: 1 } }) as any;
+
+    expect(shapeOf(completion)).toEqual(shapeOf(chatBody));
+    expect(shapeOf(completion.choices[0].message)).toEqual(shapeOf(chatBody.choices[0].message));
+    expect(shapeOf(completion.choices[0])).toEqual(shapeOf(chatBody.choices[0]));
+    // The recorded stream's `obfuscation` padding is left out: clients ignore it.
+    const withoutPadding = (chunk: object) => shapeOf(chunk).filter((key) => key !== "obfuscation");
+    expect(shapeOf(chunks[0])).toEqual(withoutPadding(recordedChunks[0]));
+    expect(shapeOf(chunks[0].choices[0])).toEqual(shapeOf(recordedChunks[0].choices[0]));
+    expect(shapeOf(chunks.at(-1))).toEqual(withoutPadding(recordedChunks.at(-1)));
+    expect(shapeOf(response).filter((key) => !key.startsWith("output."))).toEqual(shapeOf(reasoningBody).filter((key) => !key.startsWith("output.")));
   });
 });
