@@ -9,7 +9,7 @@ import { fromGenerateResult } from "./fromGenerateResult";
 import type { AISdkCallOptions, AISdkGenerationKwargs, AISdkLanguageModel } from "./languageModel";
 import { genAiProviderName } from "./providerName";
 import { type RetryOptions, retryModelCall } from "./retryModelCall";
-import { toAiSdkPrompt, toAiSdkResponseFormat, toAiSdkTools } from "./toAiSdkPrompt";
+import { responseFormatProviderOptions, toAiSdkPrompt, toAiSdkResponseFormat, toAiSdkTools } from "./toAiSdkPrompt";
 
 /** Options of `new AISdkChatGenerator(...)`. */
 export interface AISdkChatGeneratorOptions {
@@ -106,12 +106,12 @@ export class AISdkChatGenerator implements ChatGenerator {
   #callOptions(request: ChatGeneratorRequest): Omit<AISdkCallOptions, "abortSignal"> {
     const perRun = readGenerationKwargs(request.generationKwargs, this.languageModel, "the run's generationKwargs");
     const hasTools = request.tools.length > 0;
+    const settings = { ...this.#generationKwargs, ...perRun };
     return {
-      ...this.#generationKwargs,
-      ...perRun,
+      ...settings,
       prompt: toAiSdkPrompt(request.messages, this.languageModel.provider),
       ...(hasTools && { tools: toAiSdkTools(request.tools, this.#toolsStrict), toolChoice: { type: "auto" as const } }),
-      ...(request.responseFormat && { responseFormat: toAiSdkResponseFormat(request.responseFormat) }),
+      ...(request.responseFormat && { responseFormat: toAiSdkResponseFormat(request.responseFormat), providerOptions: responseFormatProviderOptions(settings.providerOptions, request.responseFormat) }),
     };
   }
 

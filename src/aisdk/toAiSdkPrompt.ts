@@ -1,6 +1,6 @@
 import type { ResponseFormat, ToolSpec } from "../chat/chatGenerator";
 import type { ChatMessage, ReasoningContent, ToolCall } from "../chat/chatMessage";
-import { toStrictSchema } from "../chat/openai/strictSchema";
+import { strictFormOf, toStrictSchema } from "../chat/openai/strictSchema";
 import { ConfigurationError } from "../errors";
 import { isPlainObject } from "../util/isPlainObject";
 import { truncateForEcho } from "../util/truncate";
@@ -112,12 +112,27 @@ export function toAiSdkTools(tools: readonly ToolSpec[], strict: boolean): AISdk
   });
 }
 
-/** The call's `responseFormat`: JSON with the run's output schema, its name and description. */
+/**
+ * The call's `responseFormat`: JSON with the run's output schema, its name and description. A
+ * strict-compatible schema goes in its strict form (optional properties required and nullable,
+ * every object closed), as `@ai-sdk/openai` sends it with `strict: true` unless told otherwise.
+ */
 export function toAiSdkResponseFormat(format: ResponseFormat): NonNullable<AISdkCallOptions["responseFormat"]> {
   return {
     type: "json",
-    schema: format.schema as Record<string, unknown>,
+    schema: (format.strict ? strictFormOf(format.schema) : format.schema) as Record<string, unknown>,
     name: format.name,
     ...(format.description !== undefined && { description: format.description }),
   };
+}
+
+/**
+ * The call's provider options for a run's answer format: for a schema that is not
+ * strict-compatible, `openai.strictJsonSchema: false`, since `@ai-sdk/openai` sends every answer
+ * schema with `strict: true` by default and OpenAI refuses such a schema in strict mode; a
+ * `strictJsonSchema` the caller set is kept. Other providers ignore the `openai` key.
+ */
+export function responseFormatProviderOptions(providerOptions: AISdkProviderOptions | undefined, format: ResponseFormat): AISdkProviderOptions | undefined {
+  if (format.strict || (providerOptions?.openai !== undefined && Object.hasOwn(providerOptions.openai, "strictJsonSchema"))) return providerOptions;
+  return { ...providerOptions, openai: { ...providerOptions?.openai, strictJsonSchema: false } };
 }

@@ -10,12 +10,14 @@ export function stripOptionalNulls(value: unknown, schema: JsonSchema, root: Jso
   if (value === null || typeof value !== "object") return value;
   const s = resolveRef(schema, root);
   if (Array.isArray(value)) {
+    const array = arrayBranch(s, root);
+    if (!array) return value;
     return value.map((item, i) => {
-      const itemSchema = s.prefixItems?.[i] ?? (typeof s.items === "object" ? s.items : undefined);
+      const itemSchema = array.prefixItems?.[i] ?? (typeof array.items === "object" ? array.items : undefined);
       return itemSchema ? stripOptionalNulls(item, itemSchema, root) : item;
     });
   }
-  const branch = objectBranch(s, root);
+  const branch = objectBranch(s, root, value);
   if (!branch?.properties) return value;
   // Most arguments are flat and have no null: a copy is all they need.
   if (isFlatWithoutNull(value)) return { ...value };
@@ -52,9 +54,28 @@ function requiredOf(schema: JsonSchema): ReadonlySet<string> {
   return required;
 }
 
-// For `X | null` written as anyOf, the object branch is the one to follow.
-function objectBranch(schema: JsonSchema, root: JsonSchema): JsonSchema | undefined {
+// For `X | null` written as anyOf, the object branch is the one to follow; of several object
+// branches (a union), the one that declares exactly the value's keys (a strict-mode model sends
+// every key of its branch), else the first that declares all of them.
+function objectBranch(schema: JsonSchema, root: JsonSchema, value: object): JsonSchema | undefined {
   if (schema.properties) return schema;
-  const branches = (schema.anyOf ?? schema.oneOf ?? []).map((b) => resolveRef(b, root)).filter((b) => b.properties);
+  const branches = branchesOf(schema, root).filter((b) => b.properties);
+  if (branches.length <= 1) return branches[0];
+  const keys = Object.keys(value);
+  const covering = branches.filter((b) => keys.every((key) => Object.hasOwn(b.properties!, key)));
+  return covering.find((b) => Object.keys(b.properties!).length === keys.length) ?? covering[0];
+}
+
+// For `X[] | null` written as anyOf, the array branch.
+function arrayBranch(schema: JsonSchema, root: JsonSchema): JsonSchema | undefined {
+  if (schema.items !== undefined || schema.prefixItems !== undefined) return schema;
+  const branches = branchesOf(schema, root).filter((b) => b.items !== undefined || b.prefixItems !== undefined);
   return branches.length === 1 ? branches[0] : undefined;
+}
+
+// The branches of a union, nested unions (`(X | null) | null`) flattened, each `$ref` resolved.
+function branchesOf(schema: JsonSchema, root: JsonSchema, depth = 0): JsonSchema[] {
+  const branches = schema.anyOf ?? schema.oneOf;
+  if (!branches || depth > 8) return [schema];
+  return branches.flatMap((branch) => branchesOf(resolveRef(branch, root), root, depth + 1));
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { openaiStrictErrorMessage, openaiStrictViolations } from "./openaiStrictRules";
 
 /** One request the server received. */
 export interface RecordedRequest {
@@ -47,11 +48,20 @@ export interface MockReply {
   readonly model?: string;
 }
 
-const envelope = { id: "chatcmpl-mock", created: 1700000000 };
+// The fields of OpenAI's recorded answers (test/fixtures/vendors/openai), so that scripted replies have their shape.
+const envelope = { id: "chatcmpl-mock", created: 1700000000, service_tier: "default", system_fingerprint: "fp_mock" };
 
 function usageOf(reply: MockReply) {
   const u = reply.usage;
-  return u && { prompt_tokens: u.promptTokens, completion_tokens: u.completionTokens, total_tokens: u.promptTokens + u.completionTokens };
+  return (
+    u && {
+      prompt_tokens: u.promptTokens,
+      completion_tokens: u.completionTokens,
+      total_tokens: u.promptTokens + u.completionTokens,
+      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    }
+  );
 }
 
 function finishReasonOf(reply: MockReply): string {
@@ -61,7 +71,7 @@ function finishReasonOf(reply: MockReply): string {
 /** A non-streaming `chat.completion` answer. */
 export function jsonReply(reply: MockReply): MockResponse {
   const toolCalls = reply.toolCalls?.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
-  const message = { role: "assistant", content: reply.text ?? null, refusal: reply.refusal ?? null, ...(toolCalls && { tool_calls: toolCalls }) };
+  const message = { role: "assistant", content: reply.text ?? null, refusal: reply.refusal ?? null, ...(toolCalls && { tool_calls: toolCalls }), annotations: [] };
   const body = {
     ...envelope,
     object: "chat.completion",
@@ -88,9 +98,9 @@ export function split(text: string, pieces = 3): string[] {
  */
 export function sseReply(reply: MockReply, options: { pieces?: number; interleave?: boolean; hang?: boolean } = {}): MockResponse {
   const model = reply.model ?? "mock-model-1";
-  const chunk = (delta: object, finishReason: string | null = null) => ({ ...envelope, object: "chat.completion.chunk", model, choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }] });
+  const chunk = (delta: object, finishReason: string | null = null) => ({ ...envelope, object: "chat.completion.chunk", model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], usage: null });
   const hasText = reply.text !== undefined || reply.refusal !== undefined;
-  const chunks: unknown[] = [chunk({ role: "assistant", content: hasText ? "" : null })];
+  const chunks: unknown[] = [chunk({ role: "assistant", content: hasText ? "" : null, refusal: null })];
   for (const piece of split(reply.text ?? "", options.pieces)) chunks.push(chunk({ content: piece }));
   for (const piece of split(reply.refusal ?? "", options.pieces)) chunks.push(chunk({ refusal: piece }));
   const calls = (reply.toolCalls ?? []).map((call, index) => ({
@@ -130,6 +140,43 @@ export function hangingReply(): MockResponse {
 
 const scriptedPaths = new Set(["/v1/chat/completions", "/v1/responses"]);
 
+/** The `error` of OpenAI's 400 answer to a schema sent in strict mode that breaks a strict rule. */
+export interface StrictRefusal {
+  readonly message: string;
+  readonly type: "invalid_request_error";
+  readonly param: string;
+  readonly code: "invalid_function_parameters" | "invalid_json_schema";
+}
+
+/**
+ * The refusal OpenAI answers a request with when a schema it sends in strict mode breaks a strict
+ * rule (see openaiStrictRules): Chat Completions' function tools with `strict: true` and
+ * `response_format` with `strict: true`; the Responses API's function tools unless `strict: false`
+ * (it makes them strict when `strict` is left out) and `text.format` with `strict: true`. The
+ * message, param and code are the API's (from its answers quoted in public issue threads).
+ */
+export function strictSchemaRefusal(url: string, body: unknown): StrictRefusal | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const request = body as { tools?: unknown; response_format?: any; text?: any };
+  const responses = url === "/v1/responses";
+  const schemas: Array<{ schema: unknown; subject: string; param: string; code: StrictRefusal["code"] }> = [];
+  for (const [i, tool] of (Array.isArray(request.tools) ? request.tools : []).entries()) {
+    const fn = responses ? tool : tool?.function;
+    const strict = responses ? tool?.type === "function" && fn?.strict !== false : fn?.strict === true;
+    if (strict) schemas.push({ schema: fn.parameters, subject: `function '${String(fn.name)}'`, param: responses ? `tools[${i}].parameters` : `tools[${i}].function.parameters`, code: "invalid_function_parameters" });
+  }
+  const format = responses ? request.text?.format : request.response_format?.json_schema;
+  const isJsonSchema = responses ? format?.type === "json_schema" : request.response_format?.type === "json_schema";
+  if (isJsonSchema && format?.strict === true) {
+    schemas.push({ schema: format.schema, subject: `response_format '${String(format.name)}'`, param: responses ? "text.format.schema" : "response_format", code: "invalid_json_schema" });
+  }
+  for (const { schema, subject, param, code } of schemas) {
+    const violations = openaiStrictViolations(schema);
+    if (violations.length > 0) return { message: openaiStrictErrorMessage(subject, violations), type: "invalid_request_error", param, code };
+  }
+  return undefined;
+}
+
 /**
  * An OpenAI server on 127.0.0.1 for tests: `POST /v1/chat/completions` (Chat Completions) and
  * `POST /v1/responses` (the Responses API) are answered from one queue of scripted responses, and
@@ -137,6 +184,8 @@ const scriptedPaths = new Set(["/v1/chat/completions", "/v1/responses"]);
  */
 export class MockOpenAIServer {
   readonly requests: RecordedRequest[] = [];
+  /** The requests refused for a schema sent with `strict: true` that breaks OpenAI's strict rules, as the 400 answer's `error`. */
+  readonly refusals: StrictRefusal[] = [];
   #queue: MockResponse[] = [];
   #waiters: Array<() => void> = [];
   #port = 0;
@@ -153,7 +202,14 @@ export class MockOpenAIServer {
       }
       this.requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
       this.#waiters.splice(0).forEach((wake) => wake());
-      this.#answer(res, req.method === "POST" && scriptedPaths.has(req.url ?? "") ? this.#queue.shift() : undefined);
+      const scripted = req.method === "POST" && scriptedPaths.has(req.url ?? "");
+      const refusal = scripted ? strictSchemaRefusal(req.url!, body) : undefined;
+      if (refusal) {
+        this.refusals.push(refusal);
+        res.writeHead(400, { "content-type": "application/json", "x-should-retry": "false" }).end(JSON.stringify({ error: refusal }));
+        return;
+      }
+      this.#answer(res, scripted ? this.#queue.shift() : undefined);
     });
   });
 
@@ -182,9 +238,10 @@ export class MockOpenAIServer {
     this.#queue.push(...responses);
   }
 
-  /** Forgets the recorded requests and the unused responses. */
+  /** Forgets the recorded requests, the refusals and the unused responses. */
   reset(): void {
     this.requests.length = 0;
+    this.refusals.length = 0;
     this.#queue = [];
   }
 

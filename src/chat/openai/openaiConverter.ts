@@ -4,7 +4,7 @@ import type { ResponseFormat, ToolSpec, TokenUsage } from "../chatGenerator";
 import { ChatMessage, type ToolCall } from "../chatMessage";
 import { parseToolArguments } from "../toolArguments";
 import type { ProviderUsage } from "./completionSchemas";
-import { toStrictSchema } from "./strictSchema";
+import { strictFormOf, toStrictSchema } from "./strictSchema";
 
 type MessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ToolParam = OpenAI.Chat.Completions.ChatCompletionTool;
@@ -77,12 +77,18 @@ export function toResponseFormat(format: ResponseFormat): OpenAI.ResponseFormatJ
   return { type: "json_schema", json_schema: jsonSchemaFormat(format) };
 }
 
-/** The fields both OpenAI APIs take for a JSON Schema answer format: name, schema, strict and the description when there is one. */
+/**
+ * The fields both OpenAI APIs take for a JSON Schema answer format: name, description (when there
+ * is one), schema and strict. A strict-compatible schema goes in its strict form with
+ * `strict: true`; any other goes as it is with `strict: false` (the API would refuse it in strict
+ * mode; `false` is sent rather than left out, as the Responses API makes a function tool strict
+ * when `strict` is left out). The Agent validates the answer either way.
+ */
 export function jsonSchemaFormat(format: ResponseFormat): { name: string; schema: Record<string, unknown>; strict: boolean; description?: string } {
   return {
     name: format.name,
     ...(format.description !== undefined && { description: format.description }),
-    schema: format.schema as Record<string, unknown>,
+    schema: (format.strict ? strictFormOf(format.schema) : format.schema) as Record<string, unknown>,
     strict: format.strict,
   };
 }

@@ -1,5 +1,5 @@
-import OpenAI from "openai";
 import type { CallLimits } from "./callLimits";
+import { isApiError, isConnectionError } from "./sdkErrors";
 
 /** How `sendWithRetries` retries. */
 export interface RetryOptions {
@@ -34,8 +34,8 @@ export async function sendWithRetries<T>(send: (signal: AbortSignal, retry: numb
  * (408, 409, 429, 5xx) unless the server's `x-should-retry` header says otherwise.
  */
 export function isRetryable(error: unknown): boolean {
-  if (error instanceof OpenAI.APIConnectionError) return true;
-  if (!(error instanceof OpenAI.APIError) || error.status === undefined) return false;
+  if (isConnectionError(error)) return true;
+  if (!isApiError(error) || error.status === undefined) return false;
   const shouldRetry = error.headers?.get("x-should-retry");
   if (shouldRetry === "true") return true;
   if (shouldRetry === "false") return false;
@@ -48,7 +48,7 @@ export function isRetryable(error: unknown): boolean {
  * to 8 s, minus up to 25 % jitter); never below 0 nor above `maxRetryDelayMs`.
  */
 export function retryDelayMs(error: unknown, retry: number, maxRetryDelayMs: number): number {
-  const asked = error instanceof OpenAI.APIError ? serverDelayMs(error.headers) : undefined;
+  const asked = isApiError(error) ? serverDelayMs(error.headers) : undefined;
   const delay = asked ?? Math.min(500 * 2 ** retry, 8000) * (1 - Math.random() * 0.25);
   return Math.min(Math.max(0, delay), maxRetryDelayMs);
 }

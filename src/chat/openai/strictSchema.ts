@@ -19,6 +19,16 @@ export function toStrictSchema(schema: JsonSchema): JsonSchema {
   return convert(schema, schema);
 }
 
+// An output schema is sent on every model call of every run that uses it.
+const strictForms = new WeakMap<JsonSchema, JsonSchema>();
+
+/** The strict form of a schema that does not change (a run's answer schema), made once per schema object. */
+export function strictFormOf(schema: JsonSchema): JsonSchema {
+  let strict = strictForms.get(schema);
+  if (!strict) strictForms.set(schema, (strict = toStrictSchema(schema)));
+  return strict;
+}
+
 function convert(schema: JsonSchema, root: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {

@@ -1,5 +1,6 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { ChatGeneratorError } from "../../errors";
+import { isApiError, isConnectionError, isConnectionTimeoutError } from "./sdkErrors";
 
 /** The call a failure belongs to, as its messages name it. */
 export interface ProviderCall {
@@ -22,18 +23,18 @@ export function providerFault(model: string, detail: string, cause?: unknown): C
 export function toChatGeneratorError(error: unknown, call: ProviderCall, reading: "body" | "stream"): ChatGeneratorError {
   const { model } = call;
   if (error instanceof ChatGeneratorError) return error;
-  if (error instanceof OpenAI.APIError && error.status !== undefined) {
+  if (isApiError(error) && error.status !== undefined) {
     const providerMessage = providerMessageOf(error);
     return new ChatGeneratorError(`OpenAI request for model '${model}' failed with status ${error.status}: ${providerMessage}`, { cause: error, status: error.status, providerMessage });
   }
-  if (error instanceof OpenAI.APIConnectionTimeoutError) {
+  if (isConnectionTimeoutError(error)) {
     return providerFault(model, `the server sent no response headers within timeout (${call.timeoutMs} ms); raise timeout if the model takes longer to start answering.`, error);
   }
-  if (error instanceof OpenAI.APIConnectionError) {
+  if (isConnectionError(error)) {
     const detail = error.message.replace(/\.$/, "");
     return new ChatGeneratorError(`OpenAI request for model '${model}' could not connect: ${detail}. Check baseURL / OPENAI_BASE_URL and the network.`, { cause: error });
   }
-  if (error instanceof OpenAI.APIError) {
+  if (isApiError(error)) {
     // An error event inside a stream: the provider's error, without an HTTP status.
     const providerMessage = providerMessageOf(error);
     return new ChatGeneratorError(`OpenAI request for model '${model}' failed: ${providerMessage}`, { cause: error, providerMessage });
