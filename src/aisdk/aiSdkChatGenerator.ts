@@ -110,7 +110,7 @@ export class AISdkChatGenerator implements ChatGenerator {
     return {
       ...settings,
       prompt: toAiSdkPrompt(request.messages, this.languageModel.provider),
-      ...(hasTools && { tools: toAiSdkTools(request.tools, this.#toolsStrict), toolChoice: { type: "auto" as const } }),
+      ...(hasTools && { tools: toAiSdkTools(request.tools, this.#toolsStrict, this.languageModel.provider), toolChoice: { type: "auto" as const } }),
       ...(request.responseFormat && { responseFormat: toAiSdkResponseFormat(request.responseFormat), providerOptions: responseFormatProviderOptions(settings.providerOptions, request.responseFormat) }),
     };
   }

@@ -99,7 +99,8 @@ function requireId(call: ToolCall, subject: string): string {
 }
 
 /** Converts tool specs to function tools: with `strict`, a strict-compatible schema goes in strict form with `strict: true`. */
-export function toAiSdkTools(tools: readonly ToolSpec[], strict: boolean): AISdkFunctionTool[] {
+export function toAiSdkTools(tools: readonly ToolSpec[], strict: boolean, provider: string): AISdkFunctionTool[] {
+  const saysNotStrict = strictUnlessTold(provider);
   return tools.map((tool) => {
     const useStrict = strict && tool.strict;
     return {
@@ -107,9 +108,17 @@ export function toAiSdkTools(tools: readonly ToolSpec[], strict: boolean): AISdk
       name: tool.name,
       description: tool.description,
       inputSchema: (useStrict ? toStrictSchema(tool.parameters) : tool.parameters) as Record<string, unknown>,
-      ...(useStrict && { strict: true }),
+      ...(useStrict ? { strict: true } : saysNotStrict && { strict: false }),
     };
   });
+}
+
+// OpenAI's Responses API (`@ai-sdk/openai`'s `openai.responses`, and Azure's through the same
+// package) takes a function tool without `strict` as strict, and refuses a schema that cannot be:
+// those providers are told `strict: false`. Others are not, as some of them warn about any
+// `strict` they do not support.
+function strictUnlessTold(provider: string): boolean {
+  return provider.endsWith(".responses");
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { z } from "zod";
-import { Agent, ChatMessage, type ResponseFormat } from "toolwright";
+import { Agent, ChatMessage, type ResponseFormat, Tool } from "toolwright";
 import { AISdkChatGenerator } from "toolwright/ai-sdk";
 import { responseFormatProviderOptions, toAiSdkResponseFormat } from "../../src/aisdk/toAiSdkPrompt";
 import { jsonReply } from "../helpers/mockOpenAIServer";
@@ -76,5 +76,29 @@ describe("responseFormatProviderOptions", () => {
     expect(responseFormatProviderOptions(options, { ...strictFormat, strict: false })).toEqual({ openai: { store: false, strictJsonSchema: false }, anthropic: { sendReasoning: true } });
     expect(responseFormatProviderOptions(undefined, { ...strictFormat, strict: false })).toEqual({ openai: { strictJsonSchema: false } });
     expect(responseFormatProviderOptions(options, strictFormat)).toBe(options);
+  });
+});
+
+describe.each(["chat", "responses"] as const)("AISdkChatGenerator with @ai-sdk/openai's %s model and a tool that cannot be strict", (api) => {
+  // An open map: strict mode refuses it, and the Responses API takes a tool sent without `strict` as strict.
+  const tag = new Tool({
+    name: "tag",
+    description: "Tag the ticket.",
+    parameters: { type: "object", properties: { labels: { type: "object", additionalProperties: { type: "string" } } }, required: ["labels"] },
+    function: ({ labels }) => `tagged ${Object.keys(labels as object).join(", ")}`,
+  });
+
+  it("sends the tool as not strict, which OpenAI accepts, and runs it", async () => {
+    const provider = createOpenAI({ apiKey: "test-key", baseURL: server.baseURL });
+    const model = api === "chat" ? provider.chat("gpt-4.1-mini") : provider.responses("gpt-4.1-mini");
+    const call = { id: "call_1", name: "tag", arguments: '{"labels":{"area":"billing"}}' };
+    server.enqueue(...(api === "chat" ? [jsonReply({ toolCalls: [call] }), jsonReply({ text: "Tagged." })] : [responsesJson({ toolCalls: [call] }), responsesJson({ text: "Tagged." })]));
+
+    const result = await new Agent({ chatGenerator: new AISdkChatGenerator({ model, maxRetries: 0 }), tools: [tag] }).run(question());
+
+    expect(result.lastMessage.text).toBe("Tagged.");
+    expect(result.messages.find((m) => m.role === "tool")!.toolCallResult!.result).toBe("tagged area");
+    const sentTool = server.requests[0]!.body.tools[0];
+    expect(api === "chat" ? sentTool.function.strict : sentTool.strict).toBe(api === "chat" ? undefined : false);
   });
 });
