@@ -11,7 +11,7 @@ import type { StateSchema } from "../state/stateSchema";
 import { describeKind } from "../util/describeValue";
 import { setOwn } from "../util/ownProperty";
 import { bullmqConnection, newRedisClient, type RunStoreOptions } from "./connection";
-import type { RunEvent, RunFailure, RunResultJSON } from "./runEvents";
+import type { RunFailure, RunResultJSON } from "./runEvents";
 import type { JsonValue } from "../state/jsonCodec";
 import type { RunJobData } from "./runQueue";
 import { type RunRecord, RunStore } from "./runStore";

@@ -10,7 +10,7 @@ import type { JsonSchema } from "./jsonSchema";
 import type { LoadedAjv } from "./loadAjv";
 import { metaSchemaId } from "./metaSchemaValidator";
 import { stripOptionalNulls } from "./stripOptionalNulls";
-import type { ArgumentValidator, ValidationOutcome } from "./validation";
+import type { ArgumentValidator } from "./validation";
 
 export type { ArgumentValidator, ValidationOutcome } from "./validation";
 

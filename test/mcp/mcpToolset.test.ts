@@ -19,29 +19,14 @@ import { Agent, type AgentResult, ChatMessage, ConfigurationError, type StateSch
 import { type McpLogMessage, McpToolError, McpToolset, type McpServerSpec, type McpToolsetOptions, type McpWarning } from "toolwright/mcp";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
 import { z } from "zod";
+import { useMcpCleanup } from "../helpers/mcpCleanup";
 
 const modules = path.join(__dirname, "../../node_modules");
 const filesystemServer = path.join(modules, "@modelcontextprotocol/server-filesystem/dist/index.js");
 const everythingServer = path.join(modules, "@modelcontextprotocol/server-everything/dist/index.js");
 const exitingServer = path.join(__dirname, "fixtures/exitingServer.js");
 
-// Everything a test opens is closed after it, failed or not, so that jest exits.
-const closing: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closing.splice(0).reverse()) await close().catch(() => undefined);
-});
-
-async function connect(server: McpServerSpec, options?: McpToolsetOptions): Promise<McpToolset> {
-  const toolset = await McpToolset.connect(server, options);
-  closing.push(() => toolset.close());
-  return toolset;
-}
-
-function tempDir(): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "toolwright-mcp-")));
-  closing.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const { connect, tempDir, onClose } = useMcpCleanup("toolwright-mcp-");
 
 /** One model reply with these calls (ids c1, c2, …), then a text answer. */
 function script(...calls: Array<[string, Record<string, unknown>]>): ScriptedChatGenerator {
@@ -167,7 +152,7 @@ async function startHttpServer(setup: (server: McpServer) => void, name = "test-
     });
   });
   await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
-  closing.push(async () => {
+  onClose(async () => {
     for (const session of sessions.values()) await session.transport.close();
     httpServer.closeAllConnections();
     await new Promise<void>((resolve) => httpServer.close(() => resolve()));
@@ -656,7 +641,7 @@ describe("McpToolset's HTTP transports", () => {
       })();
     });
     await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
-    closing.push(async () => {
+    onClose(async () => {
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     });

@@ -2,31 +2,16 @@
 // servers: server-memory (whose writes race when two calls run at once), server-filesystem's
 // destructive tools under a confirmation strategy, and server-everything's task-only tool.
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { Agent, BlockingConfirmationStrategy, ChatMessage, type ConfirmationRequest, Tool } from "toolwright";
-import { type McpConfirm, McpToolset, type McpServerSpec, type McpToolsetOptions, type McpWarning, mcpToolDetails } from "toolwright/mcp";
+import { type McpConfirm, type McpToolsetOptions, type McpWarning, mcpToolDetails } from "toolwright/mcp";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
 import { z } from "zod";
 import { readAnnotations, readTitle } from "../../src/mcp/mcpToolDetails";
 import { referenceServers } from "../helpers/mcpProcesses";
+import { useMcpCleanup } from "../helpers/mcpCleanup";
 
-const closing: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closing.splice(0).reverse()) await close().catch(() => undefined);
-});
-
-async function connect(server: McpServerSpec, options?: McpToolsetOptions): Promise<McpToolset> {
-  const toolset = await McpToolset.connect(server, options);
-  closing.push(() => toolset.close());
-  return toolset;
-}
-
-function tempDir(): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "toolwright-mcp-annotations-")));
-  closing.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const { connect, tempDir } = useMcpCleanup("toolwright-mcp-annotations-");
 
 const script = (...calls: Array<[string, Record<string, unknown>]>) =>
   new ScriptedChatGenerator([toolCallReply(...calls.map(([name, args], i): [string, Record<string, unknown>, string] => [name, args, `c${i + 1}`])), ChatMessage.fromAssistant("done")]);

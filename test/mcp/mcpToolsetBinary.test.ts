@@ -3,31 +3,16 @@
 // `structuredContent`, a blob resource for other files), server-everything's image, blob
 // resources and resource links; and a result too long for maxResultChars is cut with a notice.
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { Agent, ChatMessage } from "toolwright";
-import { McpToolset, type McpServerSpec, type McpToolsetOptions } from "toolwright/mcp";
+import type { McpToolset } from "toolwright/mcp";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
 import { freePort, referenceServers, startHttpProcess } from "../helpers/mcpProcesses";
+import { useMcpCleanup } from "../helpers/mcpCleanup";
 
-const closing: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closing.splice(0).reverse()) await close().catch(() => undefined);
-});
-
-async function connect(server: McpServerSpec, options?: McpToolsetOptions): Promise<McpToolset> {
-  const toolset = await McpToolset.connect(server, options);
-  closing.push(() => toolset.close());
-  return toolset;
-}
-
-function tempDir(): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "toolwright-mcp-binary-")));
-  closing.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const { connect, tempDir, onClose } = useMcpCleanup("toolwright-mcp-binary-");
 
 /** The text the model got for each call of one step. */
 async function modelResults(toolset: McpToolset, ...calls: Array<[string, Record<string, unknown>]>): Promise<string[]> {
@@ -102,7 +87,7 @@ describe("McpToolset on server-filesystem's media files", () => {
 describe("McpToolset on server-everything's binary results over Streamable HTTP", () => {
   it("describes images, blob resources and resource links, and keeps the data in binary", async () => {
     const server = await startHttpProcess([referenceServers.everything, "streamableHttp"], await freePort(), /listening on port/);
-    closing.push(() => server.kill());
+    onClose(() => server.kill());
     const everything = await connect({ url: server.url }, { include: ["get-tiny-image", "gzip-file-as-resource", "get-resource-links"] });
     const gzip = { name: "hello.gz", data: `data:text/plain;base64,${Buffer.from("hello hello hello").toString("base64")}`, outputType: "resource" };
 

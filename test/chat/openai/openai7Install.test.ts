@@ -2,7 +2,7 @@ import OpenAI7 from "openai7";
 import { z } from "zod";
 import { Agent, ChatGeneratorError, ChatMessage, type StreamingChunk, Tool } from "toolwright";
 import { OpenAIChatGenerator, OpenAIResponsesChatGenerator } from "toolwright/openai";
-import { errorReply, jsonReply, sseReply } from "../../helpers/mockOpenAIServer";
+import { errorReply, sseReply } from "../../helpers/mockOpenAIServer";
 import { responsesJson, responsesStream } from "../../helpers/mockResponses";
 import { rejectionOf, useMockServer } from "./openaiTestKit";
 
