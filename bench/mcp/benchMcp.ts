@@ -10,6 +10,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { Agent, ChatMessage, type ChatGenerator, type ChatGeneratorRequest, type ChatGeneratorResponse, type ToolSource } from "toolwright";
 import { McpToolset, type McpServerSpec } from "toolwright/mcp";
 import { fmt, median } from "../measure";
+import { benchMcpMedia } from "./benchMcpMedia";
 import { echoTool } from "./echoTool";
 
 /** Tool calls per Agent run (one per step); runs are repeated for the counts below. */
@@ -155,6 +156,7 @@ export async function benchMcp(log: (line: string) => void = console.log): Promi
     await connectTime(httpServer, log);
     await memory(stdioServer, "stdio", log);
     await memory(httpServer, "Streamable HTTP", log);
+    await benchMcpMedia(log);
   } finally {
     await http.stop();
     const counts = warnings.stop();
