@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describeKind } from "../util/describeValue";
+import { nestingDepthExceeds } from "../util/jsonShape";
 import { binaryPart, describeBinary, type McpBinaryPart, withoutBinary } from "./mcpBinary";
 
 /** A tool result the MCP server marked `isError`: the tool ran and failed; its text goes to the model as an error result. */
@@ -28,6 +29,8 @@ export interface McpResultLimits {
   readonly tool: string;
   /** The most characters of text the model gets (`maxResultChars`). */
   readonly maxChars: number;
+  /** The deepest `structuredContent` read (levels of objects and arrays; `limits.maxArgumentDepth`). */
+  readonly maxDepth: number;
 }
 
 /**
@@ -41,10 +44,14 @@ export function mcpCallResult(result: CallToolResult, limits: McpResultLimits): 
   if (result.isError === true) throw new McpToolError(cut(text, limits) || `MCP server '${limits.server}' reported that tool '${limits.tool}' failed, without a message.`);
   const structured: unknown = result.structuredContent;
   if (typeof structured === "object" && structured !== null && !Array.isArray(structured)) {
+    if (nestingDepthExceeds(structured, limits.maxDepth)) {
+      throw new McpToolError(`MCP server '${limits.server}' answered tool '${limits.tool}' with structuredContent nested deeper than ${limits.maxDepth} levels, which toolwright does not read; the result is not used.`);
+    }
     // The same data often comes in both places: it is kept once.
     const inContent = binary.splice(0);
     const described = withoutBinary(structured, "structuredContent", binary) as Record<string, unknown>;
-    binary.push(...inContent.filter((part) => !binary.some((other) => other.data === part.data)));
+    const seen = new Set(binary.map((part) => part.data));
+    binary.push(...inContent.filter((part) => !seen.has(part.data)));
     const json = JSON.stringify(described);
     return Object.freeze({ output: json.length > limits.maxChars ? cut(json, limits) : described, binary: Object.freeze(binary) });
   }

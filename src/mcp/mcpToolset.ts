@@ -12,6 +12,7 @@ import { errorText, listAllTools, McpConnection, type McpServerSpec } from "./mc
 import { logToDebug, type McpLogMessage, type McpWarning, warnToDebug } from "./mcpNotices";
 import { type McpCallResult, mcpCallResult } from "./mcpResult";
 import { isToolTitle } from "../tools/toolAnnotations";
+import { limits } from "../util/limits";
 import { readAnnotations, readTitle, setMcpToolDetails } from "./mcpToolDetails";
 import { modelToolName } from "./mcpToolNames";
 import { checkOptions, type McpToolOptions, type McpToolsetOptions } from "./mcpToolsetOptions";
@@ -238,7 +239,7 @@ export class McpToolset extends Toolset {
           onprogress: ({ progress, total, message }) => onProgress({ progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) }),
         }),
       );
-      return mcpCallResult(result as Parameters<typeof mcpCallResult>[0], { server, tool, maxChars: maxResultChars });
+      return mcpCallResult(result as Parameters<typeof mcpCallResult>[0], { server, tool, maxChars: maxResultChars, maxDepth: limits.maxArgumentDepth });
     } catch (error) {
       if (reportedErrors.has(error as object)) throw error;
       throw mcpCallError({ error, signal, server, tool, timeoutMs, maxTotalTimeoutMs, totalTimedOut });

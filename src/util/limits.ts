@@ -11,6 +11,8 @@ export const limits = Object.freeze({
   maxDefinitionDepth: 64,
   /** Names echoed back to the model (an unknown tool or property) are cut to this many characters. */
   maxEchoedNameLength: 64,
+  /** A tool's progress message (`toolProgress` chunks; an MCP server's progress notifications) is cut to this many characters. */
+  maxProgressMessageLength: 1_000,
   /** At most this many argument problems are listed in one error message to the model. */
   maxListedProblems: 20,
   /** Redaction takes on at most this many strings and numbers in one call's injected values; past it, the error detail is withheld. */

@@ -1,4 +1,4 @@
-import { Agent, ChatMessage, type StreamingChunk, Tool, type ToolContext } from "toolwright";
+import { Agent, ChatMessage, limits, type StreamingCallback, type StreamingChunk, Tool, type ToolContext } from "toolwright";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
 import { z } from "zod";
 
@@ -16,9 +16,9 @@ describe("ToolContext.reportProgress", () => {
     });
   }
 
-  async function run(tool: Tool, streamingCallback: (chunk: StreamingChunk) => unknown) {
+  async function run(tool: Tool, streamingCallback: StreamingCallback) {
     const model = new ScriptedChatGenerator([toolCallReply(["slow", {}, "c1"]), ChatMessage.fromAssistant("done")]);
-    return new Agent({ chatGenerator: model, tools: [tool] }).run({ messages: [ChatMessage.fromUser("go")], streamingCallback: streamingCallback as (chunk: StreamingChunk) => void });
+    return new Agent({ chatGenerator: model, tools: [tool] }).run({ messages: [ChatMessage.fromUser("go")], streamingCallback });
   }
 
   it("streams a toolProgress chunk per report before the call's toolResult, leaving out what is not a finite number", async () => {
@@ -31,7 +31,7 @@ describe("ToolContext.reportProgress", () => {
       context.reportProgress(null as never);
     }, keep);
 
-    await run(tool, (chunk) => void chunks.push(chunk));
+    await run(tool, (chunk) => chunks.push(chunk));
     keep.context!.reportProgress({ progress: 3 });
 
     const toolCall = expect.objectContaining({ id: "c1", toolName: "slow" });
@@ -58,5 +58,16 @@ describe("ToolContext.reportProgress", () => {
 
     expect(progressChunks).toBe(2);
     expect(result.messages.find((message) => message.role === "tool")!.toolCallResult).toMatchObject({ result: "done slowly", error: false });
+  });
+
+  it("cuts a progress message at limits.maxProgressMessageLength", async () => {
+    const chunks: StreamingChunk[] = [];
+    const tool = slowTool((context) => context.reportProgress({ progress: 1, message: "x".repeat(50_000) }), {});
+
+    await run(tool, (chunk) => chunks.push(chunk));
+
+    const progress = chunks.find((chunk) => chunk.type === "toolProgress");
+    expect(progress?.type === "toolProgress" && progress.message).toBe(`${"x".repeat(limits.maxProgressMessageLength)}…`);
+    expect(limits.maxProgressMessageLength).toBe(1_000);
   });
 });
