@@ -72,6 +72,8 @@ export type { JsonValue } from "./state/jsonCodec";
 export type { AgentTracing, CallTrace, RunTrace, TraceContext, TraceEvent } from "./observe/agentTracing";
 export type { AgentHooks, EventError, ModelEndEvent, ModelStartEvent, RunEndEvent, RunEventBase, RunStartEvent, ToolEndEvent, ToolStartEvent } from "./observe/runEvents";
 export type { CallTokens, RunUsage } from "./observe/runUsage";
+export type { ErrorDetails } from "./observe/errorDetails";
+export type { InjectedValueErrorEvent, ToolCodeErrorEvent, ToolErrorEvent, ToolErrorEventBase } from "./observe/toolErrorEvent";
 export { mergeLists, replaceValues } from "./state/mergeHandlers";
 export type { MergeHandler } from "./state/mergeHandlers";
 export { State } from "./state/state";

@@ -3,6 +3,7 @@ import type { ChatMessageJSON } from "../chat/chatMessage";
 import type { HookError } from "../errors";
 import type { PendingConfirmation } from "../hitl/confirmationTypes";
 import type { CallTokens, RunUsage } from "./runUsage";
+import type { ToolErrorEvent } from "./toolErrorEvent";
 
 // Times are milliseconds since the epoch with sub-millisecond precision
 // (performance.timeOrigin + performance.now()), as OpenTelemetry takes them.
@@ -131,11 +132,13 @@ export interface AgentHooks {
   onModelEnd?(event: ModelEndEvent): void | Promise<void>;
   onToolStart?(event: ToolStartEvent): void | Promise<void>;
   onToolEnd?(event: ToolEndEvent): void | Promise<void>;
+  /** A tool call failed in a way the developer has to fix: the original error, unredacted, or the injected value that was missing. */
+  onToolError?(event: ToolErrorEvent): void | Promise<void>;
   onRunEnd?(event: RunEndEvent): void | Promise<void>;
   /** Receives the errors of these hooks; without it they are emitted with `process.emitWarning`. */
   onHookError?(error: HookError): void;
 }
 
 /** The names of the lifecycle callbacks of `AgentHooks`. */
-export const hookNames = ["onRunStart", "onModelStart", "onModelEnd", "onToolStart", "onToolEnd", "onRunEnd"] as const;
+export const hookNames = ["onRunStart", "onModelStart", "onModelEnd", "onToolStart", "onToolEnd", "onToolError", "onRunEnd"] as const;
 export type HookName = (typeof hookNames)[number];

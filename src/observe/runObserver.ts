@@ -6,6 +6,7 @@ import { peekStateValue, type State } from "../state/state";
 import type { Tool } from "../tools/tool";
 import { toolInternals } from "../tools/tool";
 import type { ToolCallFailure } from "../tools/toolCallFailure";
+import type { ToolFault } from "../tools/toolFault";
 import { redactor, redactValues } from "../util/redact";
 import { redactJson, redactJsonWith } from "../util/redactJson";
 import { isThenable } from "../util/isThenable";
@@ -15,6 +16,7 @@ import { type CallObserver, ModelCallObservation, ToolCallObservation } from "./
 import { argumentsOf, type Hidden, memo, nameOf, noArguments, noHidden, noMessages, noPending, now, withinTrace } from "./eventFields";
 import type { AgentHooks, EventError, HookName, ModelStartEvent, RunEndEvent, RunStartEvent, ToolStartEvent } from "./runEvents";
 import type { RunUsage } from "./runUsage";
+import { toolErrorEvent } from "./toolErrorEvent";
 
 /** What a run's observer is made of. */
 export interface RunObserverOptions {
@@ -155,6 +157,14 @@ export class RunObserver implements CallObserver {
   toolNeverRan(step: number, call: ToolCall, message: ChatMessage, failure: ToolCallFailure): void {
     const observation = this.toolStart(step, call, truncateForEcho(call.toolName), argumentsOf(call));
     observation.end(message, failure, [], false);
+  }
+
+  /** A call's fault, told to `onToolError` (never to the tracer: the error is not redacted). */
+  toolError(step: number, call: ToolCall, toolName: string, fault: ToolFault): void {
+    if (!this.#options.hooks.some((hooks) => hooks.onToolError)) return;
+    const { runId, agentName } = this.#base;
+    const toolCallId = call.id === undefined ? undefined : truncateForEcho(call.id);
+    this.emit("onToolError", toolErrorEvent({ runId, agentName, step, toolName, toolCallId, time: now() }, fault));
   }
 
   runEnd(outcome: { exitReason: string; stepCount: number; pending?: readonly PendingConfirmation[] } | { error: unknown; stepCount: number; exitReason?: string }, usage: RunUsage): void {

@@ -14,7 +14,8 @@ import { prepareArguments } from "./prepareArguments";
 import { type Tool, type ToolContext, type ToolProgress, toolInternals } from "./tool";
 import { toolProgressChunk } from "./toolProgressChunk";
 import { injectionProblem } from "./injectedParameters";
-import { conversionFailed, injectionFailed, invalidArguments, mergeFailed, rejectedByUser, type ToolCallFailure, toolNotFound, toolThrew } from "./toolCallFailure";
+import { conversionFailed, injectionFailed, invalidArguments, mergeFailed, rejectedByUser, type ToolCallFailure, toolNotFound, toolThrew, toolTimedOut } from "./toolCallFailure";
+import { reportToolFault } from "./reportToolFault";
 import { toolResultText } from "./toolResultText";
 import type { ToolCallObservation } from "../observe/callObservation";
 import type { RunObserver } from "../observe/runObserver";
@@ -166,6 +167,10 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
       }
       const committedCall = execution.ok ? commit(execution, state) : execution;
       committed?.[index]!.resolve();
+      // The developer hears of a fault before the call's end is told, whether the run goes on or throws.
+      if (!committedCall.ok && committedCall.failure.fault) {
+        reportToolFault(committedCall.failure.fault, { toolName: resolved[index]!.name, call, run: step === outsideARun ? undefined : step, observer: options.observer });
+      }
       if (!committedCall.ok && options.raiseOnFailure && committedCall.failure.raise !== false) {
         observed?.[index]?.abandon(committedCall.failure.error);
         throw committedCall.failure.error;
@@ -272,8 +277,8 @@ async function execute(
   } catch (error) {
     if (abort.aborted) throw abort.reason;
     if (error instanceof NestedPause && nested) return { held: "paused", pause: error };
-    const detail = timedOut ? `it did not finish within ${timeoutMs} ms.` : sentence(redactValues(describeError(error), injected));
-    return { ok: false, failure: toolThrew(tool.name, detail, error), injected };
+    if (timedOut) return { ok: false, failure: toolTimedOut(tool.name, timeoutMs!, error), injected };
+    return { ok: false, failure: toolThrew(tool.name, sentence(redactValues(describeError(error), injected)), error), injected };
   } finally {
     observation?.finished();
     context.end();

@@ -11,6 +11,7 @@ import {
 import { describeKind } from "../util/describeValue";
 import { limits } from "../util/limits";
 import { truncateForEcho } from "../util/truncate";
+import type { ToolFault } from "./toolFault";
 
 /**
  * A tool call that failed, with the text the model is sent and the error thrown instead when the
@@ -21,6 +22,8 @@ export interface ToolCallFailure {
   readonly error: ToolwrightError;
   /** False for outcomes a person chose (a rejection): they never make the run throw. */
   readonly raise?: boolean;
+  /** Set when the developer has something to fix (a tool that threw, a run without an injected value): reported to `onToolError` and the debug log. */
+  readonly fault?: ToolFault;
 }
 
 /** A person rejected the call: it did not run. */
@@ -71,23 +74,30 @@ export function argumentsShapeProblem(raw: unknown): ArgumentProblem | undefined
 export function injectionFailed(toolName: string, stateKey: string, parameter: string, problem: string): ToolCallFailure {
   const fix = problem === "has no value" ? `give '${stateKey}' a value before the tool is called (a run input, or another tool's outputsToState)` : `map a state key of the parameter's type to '${parameter}'`;
   const message = `Tool '${toolName}' did not run: its parameter '${parameter}' is filled from state key '${stateKey}', which ${problem}; ${fix}.`;
-  return { message, error: new ToolInvocationError(message, toolName, { cause: undefined }) };
+  const fault: ToolFault = { kind: "inputsFromState", stateKey, parameter, problem: problem === "has no value" ? "missing" : "wrongType", message };
+  return { message, error: new ToolInvocationError(message, toolName, { cause: undefined }), fault };
 }
 
-/** The tool threw. `detail` is the tool's message with injected values already redacted. */
+/** The tool threw. `detail` is the tool's message with injected values already redacted; `cause` is what it threw, unredacted, for the developer. */
 export function toolThrew(toolName: string, detail: string, cause: unknown): ToolCallFailure {
   const message = `Tool '${toolName}' failed: ${detail}`;
+  return { message, error: new ToolInvocationError(message, toolName, { cause }), fault: { kind: "threw", error: cause } };
+}
+
+/** The call did not finish within its time limit (its signal was aborted): not a fault, the tool may be right to take long. */
+export function toolTimedOut(toolName: string, timeoutMs: number, cause: unknown): ToolCallFailure {
+  const message = `Tool '${toolName}' failed: it did not finish within ${timeoutMs} ms.`;
   return { message, error: new ToolInvocationError(message, toolName, { cause }) };
 }
 
 /** Merging the tool's output into a state key failed. */
 export function mergeFailed(toolName: string, stateKey: string, detail: string, cause: unknown): ToolCallFailure {
   const message = `Tool '${toolName}' ran, but its output could not be merged into state key '${stateKey}': ${detail}`;
-  return { message, error: new StateMergeError(message, toolName, stateKey, { cause }) };
+  return { message, error: new StateMergeError(message, toolName, stateKey, { cause }), fault: { kind: "outputsToState", error: cause, stateKey } };
 }
 
 /** Turning the result into text failed. */
 export function conversionFailed(toolName: string, detail: string, cause: unknown): ToolCallFailure {
   const message = `Tool '${toolName}' ran, but its result could not be turned into text: ${detail}`;
-  return { message, error: new ToolResultConversionError(message, toolName, { cause }) };
+  return { message, error: new ToolResultConversionError(message, toolName, { cause }), fault: { kind: "outputsToString", error: cause } };
 }

@@ -281,7 +281,7 @@ describe("lifecycle hooks", () => {
       [
         "a misspelled hook",
         { hooks: { onToolEnded() {} } },
-        "Agent has a hook 'onToolEnded', which is not one of onRunStart, onModelStart, onModelEnd, onToolStart, onToolEnd, onRunEnd, onHookError; check its spelling.",
+        "Agent has a hook 'onToolEnded', which is not one of onRunStart, onModelStart, onModelEnd, onToolStart, onToolEnd, onToolError, onRunEnd, onHookError; check its spelling.",
       ],
       ["a hook that is not a function", { hooks: { onRunEnd: "log" } }, 'Agent has a hook onRunEnd that is not a function, got string "log".'],
       ["a tracing option that is not a tracer", { tracing: {} }, "Agent has a tracing option that is not a tracer, got an object; pass openTelemetry() from toolwright/otel."],
@@ -302,7 +302,7 @@ describe("lifecycle hooks", () => {
       const agent = new Agent({ chatGenerator, systemPrompt: "Hi." });
       const error = await rejectionOf(agent.run({ hooks: { onStart() {} } as never }));
       expect(error).toBeInstanceOf(ConfigurationError);
-      expect(error.message).toBe("Agent.run has a hook 'onStart', which is not one of onRunStart, onModelStart, onModelEnd, onToolStart, onToolEnd, onRunEnd, onHookError; check its spelling.");
+      expect(error.message).toBe("Agent.run has a hook 'onStart', which is not one of onRunStart, onModelStart, onModelEnd, onToolStart, onToolEnd, onToolError, onRunEnd, onHookError; check its spelling.");
     });
   });
 
