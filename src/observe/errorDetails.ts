@@ -28,7 +28,8 @@ function detailsOf(thrown: unknown, seen: Set<unknown>, depth: number): ErrorDet
   seen.add(thrown);
   const isError = types.isNativeError(thrown) || thrown instanceof Error;
   const name = isError ? stringOf(() => (thrown as Error).name) ?? "Error" : thrown === null ? "null" : typeof thrown;
-  const message = cut(stringOf(() => describeError(thrown)) ?? "(the error could not be described)");
+  // Read here, not by describeError: an Error of another realm (a vm context) is no `instanceof Error`.
+  const message = cut((isError ? stringOf(() => (thrown as Error).message) || name : stringOf(() => describeError(thrown))) ?? "(the error could not be described)");
   const stack = isError ? stringOf(() => (thrown as Error).stack) : undefined;
   let cause: ErrorDetails | undefined;
   const causeValue = isError ? read(() => (thrown as Error).cause) : undefined;

@@ -139,4 +139,37 @@ describe("toolwright from plain JavaScript", () => {
       "State key 'messages' rejected a value that does not match its type: messages[0]: expected a ChatMessage (build one with ChatMessage.fromUser and friends). The value was not stored.",
     );
   });
+  it("tells onToolError a tool's bug with the original error, and a run without an injected value with its state key", async () => {
+    const seen = [];
+    const lookup = new Tool({
+      name: "lookup",
+      description: "Look a customer up.",
+      parameters: { type: "object", properties: { customerId: { type: "string" } }, required: ["customerId"] },
+      inputsFromState: { customer_id: "customerId" },
+      // The bug a JavaScript caller meets: a method called on a value that is not there.
+      function: ({ customerId }) => ({ customers: {} }).customers[customerId].name.toUpperCase(),
+    });
+    const script = () =>
+      new ScriptedChatGenerator([ChatMessage.fromAssistant(undefined, { toolCalls: [{ id: "c1", toolName: "lookup", arguments: {} }] }), ChatMessage.fromAssistant("Sorry.")]);
+    const agent = (chatGenerator) => new Agent({ chatGenerator, tools: [lookup], stateSchema: { customer_id: { type: z.string() } }, hooks: { onToolError: (event) => seen.push(event) } });
+
+    const failed = await agent(script()).run({ messages: [ChatMessage.fromUser("Who?")], customer_id: "cust-9931" });
+    const missing = await agent(script()).run({ messages: [ChatMessage.fromUser("Who?")] });
+
+    expect(toolResults(failed.messages)).toEqual(["Tool 'lookup' failed: Cannot read properties of undefined (reading 'name')."]);
+    expect(seen[0]).toMatchObject({
+      kind: "threw",
+      toolName: "lookup",
+      message: "Tool 'lookup' threw TypeError: Cannot read properties of undefined (reading 'name').",
+      error: { name: "TypeError", message: "Cannot read properties of undefined (reading 'name')", stack: expect.stringContaining("plainJavaScript.test.js"), cause: undefined },
+    });
+    expect(toolResults(missing.messages)).toEqual([seen[1].message]);
+    expect(seen[1]).toMatchObject({
+      kind: "inputsFromState",
+      stateKey: "customer_id",
+      parameter: "customerId",
+      problem: "missing",
+      message: "Tool 'lookup' did not run: its parameter 'customerId' is filled from state key 'customer_id', which has no value; give 'customer_id' a value before the tool is called (a run input, or another tool's outputsToState).",
+    });
+  });
 });
