@@ -9,6 +9,7 @@ import { describeError } from "../errors";
 export interface ErrorDetails {
   /** The error's `name` (`TypeError`), or for a thrown value that is not an Error its kind (`string`, `object`). */
   readonly name: string;
+  /** The error's `message` (for another thrown value, its string or JSON form). */
   readonly message: string;
   /** The stack as the error has it (its first line is `name: message`); undefined for a thrown value that is not an Error. */
   readonly stack: string | undefined;

@@ -59,12 +59,13 @@ export function toolErrorEvent(base: Omit<ToolErrorEventBase, "message">, fault:
   return Object.freeze({ ...base, message: faultMessage(base.toolName, fault, error), kind: fault.kind, error, stateKey });
 }
 
-/** The developer's sentence for a fault: the model's, with the original error instead of the redacted detail. */
-export function faultMessage(toolName: string, fault: ToolFault, error: ErrorDetails | undefined): string {
-  if (fault.kind === "inputsFromState" || !error) return fault.kind === "inputsFromState" ? fault.message : `Tool '${toolName}' failed.`;
+/** The developer's sentence for a fault: the model's, with the original error (`error`: its details, when already made) instead of the redacted detail. */
+export function faultMessage(toolName: string, fault: ToolFault, error?: ErrorDetails): string {
+  if (fault.kind === "inputsFromState") return fault.message;
+  const details = error ?? errorDetails(fault.error);
   // A thrown value that is not an Error has no stack: say so, since that is often the bug.
   const isError = types.isNativeError(fault.error) || fault.error instanceof Error;
-  const detail = sentence(!isError ? `${/^[aeiou]/.test(error.name) ? "an" : "a"} ${error.name}, not an Error: ${error.message}` : `${error.name}: ${error.message}`);
+  const detail = sentence(isError ? `${details.name}: ${details.message}` : `${/^[aeiou]/.test(details.name) ? "an" : "a"} ${details.name}, not an Error: ${details.message}`);
   switch (fault.kind) {
     case "threw":
       return `Tool '${toolName}' threw ${detail}`;

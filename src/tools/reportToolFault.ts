@@ -1,5 +1,4 @@
 import type { ToolCall } from "../chat/chatMessage";
-import { errorDetails } from "../observe/errorDetails";
 import type { RunObserver } from "../observe/runObserver";
 import { faultMessage } from "../observe/toolErrorEvent";
 import { debugLog, escapeControls, inspectForLog } from "../util/debugLog";
@@ -7,10 +6,13 @@ import type { ToolFault } from "./toolFault";
 
 /** Where a faulty call was made: its run and step, when it was made in an Agent run. */
 export interface FaultSite {
+  /** The tool's name (the fault's tool exists: the model did not make it up). */
   readonly toolName: string;
+  /** The call as the model made it (its id came from the model: it is cut and quoted in the log). */
   readonly call: ToolCall;
   /** The run's id and the step's number; undefined outside a run (ToolRunner, serveMcp). */
   readonly run: { readonly runId: () => string; readonly step: number } | undefined;
+  /** The run's observer, when the run has hooks or a tracer. */
   readonly observer: RunObserver | undefined;
 }
 
@@ -26,8 +28,7 @@ export function reportToolFault(fault: ToolFault, site: FaultSite): void {
 // The entry's lines after the first are indented: text from a tool's error cannot pass for an entry of its own.
 function faultLogEntry(fault: ToolFault, site: FaultSite): string {
   const where = [site.run && `run ${escapeControls(JSON.stringify(site.run.runId()))}`, site.run && `step ${site.run.step}`, site.call.id !== undefined && `call ${escapeControls(JSON.stringify(site.call.id.slice(0, 64)))}`].filter(Boolean).join(", ");
-  const details = "error" in fault ? errorDetails(fault.error) : undefined;
-  const head = escapeControls(faultMessage(site.toolName, fault, details).split("\n", 1)[0]!);
+  const head = escapeControls(faultMessage(site.toolName, fault).split("\n", 1)[0]!);
   const body = "error" in fault ? `\n${inspectForLog(fault.error)}` : "";
   return `${where ? `${where}: ` : ""}${head}${body}`.replace(/\n/g, "\n  ");
 }
