@@ -1,5 +1,4 @@
-import { types } from "node:util";
-import { describeError } from "../errors";
+import { describeThrown, isError as isErrorValue } from "../util/thrownValue";
 
 /**
  * An error as the developer's own process has it: name, message, stack and cause, NOT redacted
@@ -27,10 +26,10 @@ export function errorDetails(thrown: unknown): ErrorDetails {
 
 function detailsOf(thrown: unknown, seen: Set<unknown>, depth: number): ErrorDetails {
   seen.add(thrown);
-  const isError = types.isNativeError(thrown) || thrown instanceof Error;
+  const isError = isErrorValue(thrown);
   const name = isError ? stringOf(() => (thrown as Error).name) ?? "Error" : thrown === null ? "null" : typeof thrown;
   // Read here, not by describeError: an Error of another realm (a vm context) is no `instanceof Error`.
-  const message = cut((isError ? stringOf(() => (thrown as Error).message) || name : stringOf(() => describeError(thrown))) ?? "(the error could not be described)");
+  const message = cut((isError ? stringOf(() => (thrown as Error).message) || name : describeThrown(thrown)) ?? "(the error could not be described)");
   const stack = isError ? stringOf(() => (thrown as Error).stack) : undefined;
   let cause: ErrorDetails | undefined;
   const causeValue = isError ? read(() => (thrown as Error).cause) : undefined;

@@ -1,5 +1,5 @@
-import { types } from "node:util";
 import type { ToolFault } from "../tools/toolFault";
+import { isError } from "../util/thrownValue";
 import { type ErrorDetails, errorDetails } from "./errorDetails";
 import type { RunEventBase } from "./runEvents";
 
@@ -64,8 +64,7 @@ export function faultMessage(toolName: string, fault: ToolFault, error?: ErrorDe
   if (fault.kind === "inputsFromState") return fault.message;
   const details = error ?? errorDetails(fault.error);
   // A thrown value that is not an Error has no stack: say so, since that is often the bug.
-  const isError = types.isNativeError(fault.error) || fault.error instanceof Error;
-  const detail = sentence(isError ? `${details.name}: ${details.message}` : `${/^[aeiou]/.test(details.name) ? "an" : "a"} ${details.name}, not an Error: ${details.message}`);
+  const detail = sentence(isError(fault.error) ? `${details.name}: ${details.message}` : `${/^[aeiou]/.test(details.name) ? "an" : "a"} ${details.name}, not an Error: ${details.message}`);
   switch (fault.kind) {
     case "threw":
       return `Tool '${toolName}' threw ${detail}`;

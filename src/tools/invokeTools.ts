@@ -1,7 +1,7 @@
 import { ChatMessage, type ToolCall } from "../chat/chatMessage";
 import type { StreamingCallback, StreamingChunk } from "../chat/streaming";
 import type { ConfirmationDecision } from "../hitl/confirmationTypes";
-import { ConfigurationError, describeError } from "../errors";
+import { ConfigurationError } from "../errors";
 import { mergeToolOutputs } from "../state/mergeToolOutputs";
 import type { State } from "../state/state";
 import { linkedAbort } from "../util/abort";
@@ -10,6 +10,7 @@ import { setOwn } from "../util/ownProperty";
 import { redactValues } from "../util/redact";
 import { Semaphore } from "../util/semaphore";
 import { isThenable } from "../util/isThenable";
+import { describeThrown, isError } from "../util/thrownValue";
 import { prepareArguments } from "./prepareArguments";
 import { type Tool, type ToolContext, type ToolProgress, toolInternals } from "./tool";
 import { toolProgressChunk } from "./toolProgressChunk";
@@ -217,13 +218,13 @@ function commit(
   const { tool, result, injected } = execution;
   const mergeFailure = mergeToolOutputs(state, result, tool.outputsToState);
   if (mergeFailure) {
-    const detail = sentence(redactValues(describeError(mergeFailure.error), injected));
+    const detail = sentence(redactValues(describeThrown(mergeFailure.error), injected));
     return { ok: false, failure: mergeFailed(tool.name, mergeFailure.stateKey, detail, mergeFailure.error) };
   }
   try {
     return { ok: true, text: toolResultText(result, tool.outputsToString) };
   } catch (error) {
-    return { ok: false, failure: conversionFailed(tool.name, sentence(redactValues(describeError(error), injected)), error) };
+    return { ok: false, failure: conversionFailed(tool.name, sentence(redactValues(describeThrown(error), injected)), error) };
   }
 }
 
@@ -276,9 +277,9 @@ async function execute(
     return { ok: true, tool, result, injected };
   } catch (error) {
     if (abort.aborted) throw abort.reason;
-    if (error instanceof NestedPause && nested) return { held: "paused", pause: error };
+    if (nested && isError(error) && error instanceof NestedPause) return { held: "paused", pause: error };
     if (timedOut) return { ok: false, failure: toolTimedOut(tool.name, timeoutMs!, error), injected };
-    return { ok: false, failure: toolThrew(tool.name, sentence(redactValues(describeError(error), injected)), error), injected };
+    return { ok: false, failure: toolThrew(tool.name, sentence(redactValues(describeThrown(error), injected)), error), injected };
   } finally {
     observation?.finished();
     context.end();

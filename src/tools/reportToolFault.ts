@@ -21,8 +21,13 @@ export interface FaultSite {
  * the original error, and the debug log (`NODE_DEBUG=toolwright`) prints it with its stack.
  */
 export function reportToolFault(fault: ToolFault, site: FaultSite): void {
-  if (debugLog.enabled) debugLog("%s", faultLogEntry(fault, site));
-  if (site.run && site.observer) site.observer.toolError(site.run.step, site.call, site.toolName, fault);
+  // Telling the developer must never change the call's outcome or stop the run.
+  try {
+    if (debugLog.enabled) debugLog("%s", faultLogEntry(fault, site));
+  } catch {}
+  try {
+    if (site.run && site.observer) site.observer.toolError(site.run.step, site.call, site.toolName, fault);
+  } catch {}
 }
 
 // The entry's lines after the first are indented: text from a tool's error cannot pass for an entry of its own.

@@ -167,6 +167,32 @@ describe("onToolError", () => {
     ]);
   });
 
+  it("survives a thrown Proxy whose traps throw: the model gets a placeholder, the hook the value's kind", async () => {
+    const { hooks, events } = recorder();
+    const trap = () => {
+      throw new Error("trap");
+    };
+    const hostile = new Proxy({}, { getPrototypeOf: trap, get: trap, ownKeys: trap, getOwnPropertyDescriptor: trap });
+    const { agent } = notesAgent({
+      script: oneCall("search", { query: "lamps" }),
+      searchImpl: () => {
+        throw hostile;
+      },
+      hooks,
+    });
+
+    const result = await agent.run(notesInput());
+
+    expect(toolTexts(result.messages)).toEqual(["Tool 'search' failed: (a thrown value that could not be described)."]);
+    expect(errorsOf(events)).toEqual([
+      expect.objectContaining({
+        kind: "threw",
+        message: "Tool 'search' threw an object, not an Error: (a thrown value that could not be described).",
+        error: { name: "object", message: "(a thrown value that could not be described)", stack: undefined, cause: undefined },
+      }),
+    ]);
+  });
+
   it("tells nothing for the model's mistakes or a call past its time limit: they are the model's to handle", async () => {
     const { hooks, events } = recorder();
     const slow = new Tool({ name: "slow", description: "Slow.", parameters: { type: "object", properties: {} }, function: () => new Promise(() => undefined) });
