@@ -6,6 +6,7 @@ import type { ConfirmationDecision, ConfirmationStrategy, PendingConfirmation } 
 import { appendMessages, peekStateValue, type State, type StateJSON } from "../state/state";
 import { invokeTools, type InvokeToolsOptions, type NestedStep, type ToolCallOutcome } from "../tools/invokeTools";
 import type { NestedPause, NestedResume } from "../compose/nestedRun";
+import { nestedCallKey } from "../compose/nestedCallKey";
 import type { Tool } from "../tools/tool";
 import type { RunAbort } from "../util/runAbort";
 import type { TraceContext } from "../observe/agentTracing";
@@ -216,12 +217,12 @@ function continuedStep(base: NestedStep, step: NonNullable<RunPosition["toolStep
   return { ...base, done, resumes };
 }
 
-// The paused sub-runs' pending calls, as the caller decides them: keyed `<agent tool call>/<call>`.
+// The paused sub-runs' pending calls, as the caller decides them: keyed `<agent tool call>/<call>`, each segment escaped.
 function nestedPending(paused: ReadonlyMap<number, NestedPause>, keys: readonly string[]): PendingConfirmation[] {
   const pending: PendingConfirmation[] = [];
   for (const [index, pause] of paused) {
     for (const p of pause.pending) {
-      pending.push(Object.freeze({ toolCallId: `${keys[index]}/${p.toolCallId}`, toolName: p.toolName, arguments: p.arguments, agent: p.agent === undefined ? pause.toolName : `${pause.toolName}/${p.agent}` }));
+      pending.push(Object.freeze({ toolCallId: nestedCallKey(keys[index]!, p), toolName: p.toolName, arguments: p.arguments, agent: p.agent === undefined ? pause.toolName : `${pause.toolName}/${p.agent}` }));
     }
   }
   return pending;
