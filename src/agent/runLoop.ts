@@ -13,6 +13,7 @@ import type { TraceContext } from "../observe/agentTracing";
 import type { RunObserver } from "../observe/runObserver";
 import { callTokens, type UsageTally } from "../observe/runUsage";
 import { describeKind } from "../util/describeValue";
+import { truncateForEcho } from "../util/truncate";
 import type { ExitReason } from "./agentTypes";
 import { type Breakpoint, BreakpointError, firesAtModel, firesAtTools } from "./breakpoint";
 import { callKeys, decideCalls } from "./decideCalls";
@@ -319,6 +320,7 @@ async function callModel(context: RunContext, step: number): Promise<ChatMessage
     return replies;
   }
   const observed = observer.modelStart(step, request);
+  if (request.streamingCallback) request.streamingCallback = observed.timeChunks(request.streamingCallback);
   let response: ChatGeneratorResponse;
   let replies: ChatMessage[];
   try {
@@ -354,6 +356,6 @@ function checkReplies(replies: unknown, step: number): ChatMessage[] {
 function observeDecisions(observer: RunObserver, calls: readonly ToolCall[], keys: readonly string[], decisions: ReadonlyMap<string, ConfirmationDecision>): void {
   for (let i = 0; i < calls.length; i++) {
     const decision = decisions.get(keys[i]!);
-    if (decision) observer.event("toolwright.confirmation", { "gen_ai.tool.name": calls[i]!.toolName, "gen_ai.tool.call.id": keys[i]!, "toolwright.confirmation.action": decision.action });
+    if (decision) observer.event("toolwright.confirmation", { "gen_ai.tool.name": truncateForEcho(calls[i]!.toolName), "gen_ai.tool.call.id": truncateForEcho(keys[i]!), "toolwright.confirmation.action": decision.action });
   }
 }
