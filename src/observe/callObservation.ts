@@ -50,12 +50,17 @@ export class ModelCallObservation extends CallObservation<ModelEndEvent, Pick<Mo
 
   end(response: ChatGeneratorResponse, replies: readonly ChatMessage[], usage: CallTokens | undefined): void {
     const meta = response.meta;
-    const finishReasons: string[] = [];
-    for (const reply of replies) if (typeof reply.meta.finishReason === "string") finishReasons.push(truncateForEcho(reply.meta.finishReason));
-    if (finishReasons.length === 0 && typeof meta?.finishReason === "string") finishReasons.push(truncateForEcho(meta.finishReason));
     const hidden = this.hidden;
+    // What the provider names is as hostile as its content: cut, and redacted like it.
+    const named = (value: unknown) => {
+      const name = nameOf(value);
+      return name === undefined || hidden.length === 0 ? name : redactValues(name, hidden);
+    };
+    const finishReasons: string[] = [];
+    for (const reply of replies) if (typeof reply.meta.finishReason === "string") finishReasons.push(named(reply.meta.finishReason) ?? "");
+    if (finishReasons.length === 0 && typeof meta?.finishReason === "string") finishReasons.push(named(meta.finishReason) ?? "");
     const warnings = warningsOf(meta?.warnings, hidden);
-    this.#finish(nameOf(meta?.model), nameOf(meta?.id), usage, Object.freeze(finishReasons), warnings, memo(() => this.observer.redactMessages(replies, hidden), noMessages), undefined);
+    this.#finish(named(meta?.model), named(meta?.id), usage, Object.freeze(finishReasons), warnings, memo(() => this.observer.redactMessages(replies, hidden), noMessages), undefined);
   }
 
   fail(error: unknown): void {
