@@ -68,7 +68,7 @@ export class RunObserver implements CallObserver {
     this.#base = { runId: options.runId(), agentName: options.agentName };
     this.#model = nameOf(options.chatGenerator.model);
     this.#provider = nameOf(options.chatGenerator.provider);
-    this.#server = serverOf(this.guard("chatGenerator.serverUrl", () => options.chatGenerator.serverUrl));
+    this.#server = serverOf(serverUrlOf(options.chatGenerator));
     const keys = new Set<string>();
     for (const tool of options.tools.values()) for (const [key] of toolInternals(tool).inputsFromState) keys.add(key);
     this.#hiddenKeys = [...keys];
@@ -297,4 +297,13 @@ function pendingOf(pending: readonly PendingConfirmation[], hidden: Hidden): rea
       return Object.freeze(event);
     }),
   );
+}
+
+// A custom generator's serverUrl getter that throws names no server: traces leave server.* out.
+function serverUrlOf(chatGenerator: ChatGenerator): unknown {
+  try {
+    return chatGenerator.serverUrl;
+  } catch {
+    return undefined;
+  }
 }
