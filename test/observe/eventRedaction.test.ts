@@ -124,4 +124,38 @@ describe("RunObserver redaction", () => {
     const toolSpans = spans().filter((s) => s.name.startsWith("execute_tool"));
     expect(toolSpans.map((s) => s.attributes["gen_ai.tool.call.result"])).toEqual(['{"token":"[token]"}', "found about [token] and [token] for [token]"]);
   });
+
+  it("redacts a hook's error in the toolwright.hook_error span event", async () => {
+    const secrets = { first: "sk-first-1", second: "sk-second-2" };
+    const { script } = scriptOf([["lookup"]], "answer", secrets);
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const lookup = new Tool({
+      name: "lookup",
+      description: "Looks a topic up.",
+      parameters: { type: "object", properties: { q: { type: "string" }, token: { type: "string" } }, required: ["q", "token"] },
+      inputsFromState: { token: "token" },
+      function: () => "found",
+    });
+    const agent = new Agent({
+      chatGenerator: new ScriptedChatGenerator(script),
+      tools: [lookup],
+      stateSchema: { token: { type: z.string() } },
+      tracing: openTelemetry({ tracerProvider: provider }),
+      // A hook that knows the secret some other way, and throws with it.
+      hooks: {
+        onToolEnd: () => {
+          throw new Error(`could not log the call of ${secrets.first}`);
+        },
+      },
+    });
+    await agent.run({ messages: [ChatMessage.fromUser("Go.")], token: secrets.first });
+    const run = exporter.getFinishedSpans().find((s) => s.name === "invoke_agent")!;
+    expect(run.events.map((e) => [e.name, e.attributes?.["exception.message"]])).toEqual([
+      [
+        "toolwright.hook_error",
+        "Hook onToolEnd threw: could not log the call of [token]. Hooks and tracers observe a run and cannot change it, so the run went on; handle errors inside the hook, or give hooks.onHookError to receive them.",
+      ],
+    ]);
+  });
 });
