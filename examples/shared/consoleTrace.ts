@@ -58,7 +58,8 @@ function describe(span: ReadableSpan): string {
   if (a["toolwright.exit_reason"] !== undefined) facts.push(`exit=${String(a["toolwright.exit_reason"])}`);
   if (a["toolwright.usage.model_calls"] !== undefined) facts.push(`model_calls=${String(a["toolwright.usage.model_calls"])} tool_calls=${String(a["toolwright.usage.tool_calls"])} tokens=${String(a["toolwright.usage.total_tokens"])}`);
   if (a["gen_ai.response.finish_reasons"] !== undefined) facts.push(`finish=${(a["gen_ai.response.finish_reasons"] as string[]).join(",")}`);
-  if (a["gen_ai.usage.input_tokens"] !== undefined) facts.push(`tokens=${String(a["gen_ai.usage.input_tokens"])}+${String(a["gen_ai.usage.output_tokens"] ?? 0)}`);
+  // The run's span has its totals above; its own gen_ai.usage.* would repeat them.
+  if (a["gen_ai.usage.input_tokens"] !== undefined && a["toolwright.usage.model_calls"] === undefined) facts.push(`tokens=${String(a["gen_ai.usage.input_tokens"])}+${String(a["gen_ai.usage.output_tokens"] ?? 0)}`);
   if (a["gen_ai.tool.call.id"] !== undefined) facts.push(`call=${String(a["gen_ai.tool.call.id"])}`);
   if (a["gen_ai.tool.call.arguments"] !== undefined) facts.push(`args=${String(a["gen_ai.tool.call.arguments"])}`);
   if (span.status.code === 2) facts.push(`ERROR ${span.status.message ?? ""}`.trim());

@@ -223,6 +223,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
       continues: start.trace,
       resumed: start.resumed,
       stepCount: start.stepCount,
+      usage: start.usage,
     });
     observer?.runStart();
     // The context snapshots carry on: the one continued, else the new trace's (even one that records nothing).

@@ -6,12 +6,14 @@ import type { ConfirmationDecision, ConfirmationStrategy, PendingConfirmation } 
 import { appendMessages, peekStateValue, type State, type StateJSON } from "../state/state";
 import { invokeTools, type InvokeToolsOptions, type NestedStep, type ToolCallOutcome } from "../tools/invokeTools";
 import type { NestedPause, NestedResume } from "../compose/nestedRun";
+import { nestedCallKey } from "../compose/nestedCallKey";
 import type { Tool } from "../tools/tool";
 import type { RunAbort } from "../util/runAbort";
 import type { TraceContext } from "../observe/agentTracing";
 import type { RunObserver } from "../observe/runObserver";
 import { callTokens, type UsageTally } from "../observe/runUsage";
 import { describeKind } from "../util/describeValue";
+import { truncateForEcho } from "../util/truncate";
 import type { ExitReason } from "./agentTypes";
 import { type Breakpoint, BreakpointError, firesAtModel, firesAtTools } from "./breakpoint";
 import { callKeys, decideCalls } from "./decideCalls";
@@ -216,12 +218,12 @@ function continuedStep(base: NestedStep, step: NonNullable<RunPosition["toolStep
   return { ...base, done, resumes };
 }
 
-// The paused sub-runs' pending calls, as the caller decides them: keyed `<agent tool call>/<call>`.
+// The paused sub-runs' pending calls, as the caller decides them: keyed `<agent tool call>/<call>`, each segment escaped.
 function nestedPending(paused: ReadonlyMap<number, NestedPause>, keys: readonly string[]): PendingConfirmation[] {
   const pending: PendingConfirmation[] = [];
   for (const [index, pause] of paused) {
     for (const p of pause.pending) {
-      pending.push(Object.freeze({ toolCallId: `${keys[index]}/${p.toolCallId}`, toolName: p.toolName, arguments: p.arguments, agent: p.agent === undefined ? pause.toolName : `${pause.toolName}/${p.agent}` }));
+      pending.push(Object.freeze({ toolCallId: nestedCallKey(keys[index]!, p), toolName: p.toolName, arguments: p.arguments, agent: p.agent === undefined ? pause.toolName : `${pause.toolName}/${p.agent}` }));
     }
   }
   return pending;
@@ -318,6 +320,7 @@ async function callModel(context: RunContext, step: number): Promise<ChatMessage
     return replies;
   }
   const observed = observer.modelStart(step, request);
+  if (request.streamingCallback) request.streamingCallback = observed.timeChunks(request.streamingCallback);
   let response: ChatGeneratorResponse;
   let replies: ChatMessage[];
   try {
@@ -353,6 +356,6 @@ function checkReplies(replies: unknown, step: number): ChatMessage[] {
 function observeDecisions(observer: RunObserver, calls: readonly ToolCall[], keys: readonly string[], decisions: ReadonlyMap<string, ConfirmationDecision>): void {
   for (let i = 0; i < calls.length; i++) {
     const decision = decisions.get(keys[i]!);
-    if (decision) observer.event("toolwright.confirmation", { "gen_ai.tool.name": calls[i]!.toolName, "gen_ai.tool.call.id": keys[i]!, "toolwright.confirmation.action": decision.action });
+    if (decision) observer.event("toolwright.confirmation", { "gen_ai.tool.name": truncateForEcho(calls[i]!.toolName), "gen_ai.tool.call.id": truncateForEcho(keys[i]!), "toolwright.confirmation.action": decision.action });
   }
 }

@@ -89,6 +89,8 @@ export interface ChatGenerator {
   readonly model?: string;
   /** The provider, as OpenTelemetry's `gen_ai.provider.name` names it (`openai`, `anthropic`, …). */
   readonly provider?: string;
+  /** The URL of the server it calls (`https://api.openai.com/v1`), for traces' `server.address` and `server.port`. */
+  readonly serverUrl?: string;
   run(request: ChatGeneratorRequest): Promise<ChatGeneratorResponse>;
   /**
    * This generator as data, for `agent.toJSON()`: a generator without it can only be named by a

@@ -6,13 +6,14 @@ import { callKeys } from "../agent/decideCalls";
 import { checkDecisionsFor } from "../agent/resumeRun";
 import { stepCalls } from "../agent/runLoop";
 import { type RunPosition, snapshotProblem } from "../agent/snapshot";
+import { nestedCallKey } from "./nestedCallKey";
 import { agentToolInternals, type NestedResume } from "./nestedRun";
 
 /**
  * Checks a tool step that an agent tool's sub-run paused, without trusting the snapshot: the
  * finished calls and the paused ones must be calls of the step (a finished call's message must
  * answer that call, a paused one must call an agent tool), the decisions must cover exactly the
- * sub-runs' pending calls (keyed `<agent tool call>/<call>`), and each sub-run's snapshot must
+ * sub-runs' pending calls (keyed `<agent tool call>/<call>`, each segment escaped), and each sub-run's snapshot must
  * resume with its decisions (its Agent checks it). Returns the sub-runs to continue, by call key.
  */
 export function resumeNested(
@@ -36,22 +37,30 @@ export function resumeNested(
     if (!call) throw snapshotProblem(`toolStep.done.${truncateForEcho(key)}`, "names no tool call of the step");
     if (origin.toolName !== call.toolName || origin.id !== call.id) throw snapshotProblem(`toolStep.done.${truncateForEcho(key)}.message`, "does not answer that call");
   }
-  // Every pending call of every sub-run, keyed as the caller decides it.
+  // Every pending call of every sub-run, keyed as the caller decides it; a key two calls share would let one decision run both.
   const pending: PendingConfirmation[] = [];
+  const keyed = new Set<string>();
   for (const [key, nested] of step.nested) {
     const call = byKey.get(key);
     if (!call) throw snapshotProblem(`toolStep.nested.${truncateForEcho(key)}`, "names no tool call of the step");
     if (step.done?.has(key)) throw snapshotProblem(`toolStep.nested.${truncateForEcho(key)}`, "names a call that also finished");
     const tool = tools.get(call.toolName);
     if (!tool || !agentToolInternals(tool)) throw snapshotProblem(`toolStep.nested.${truncateForEcho(key)}`, `names a call to '${truncateForEcho(call.toolName)}', which is not an agent tool of this Agent`);
-    for (const p of nested.pending) pending.push({ ...p, toolCallId: `${key}/${p.toolCallId}` });
+    for (const p of nested.pending) {
+      const toolCallId = nestedCallKey(key, p);
+      if (keyed.has(toolCallId)) throw snapshotProblem(`toolStep.nested.${truncateForEcho(key)}.pending`, `has two calls decided by the key '${truncateForEcho(toolCallId)}'`);
+      keyed.add(toolCallId);
+      pending.push({ ...p, toolCallId });
+    }
   }
   checkDecisionsFor(pending, given, "Agent.run");
   const resumes = new Map<string, NestedResume>();
   for (const [key, nested] of step.nested) {
-    const prefix = `${key}/`;
     const decisions = new Map<string, ConfirmationDecision>();
-    for (const [id, decision] of given) if (id.startsWith(prefix) && nested.pending.some((p) => `${prefix}${p.toolCallId}` === id)) decisions.set(id.slice(prefix.length), decision);
+    for (const p of nested.pending) {
+      const decision = given.get(nestedCallKey(key, p));
+      if (decision) decisions.set(p.toolCallId, decision);
+    }
     agentToolInternals(tools.get(byKey.get(key)!.toolName)!)!.checkResume(nested.snapshot, decisions);
     resumes.set(key, { snapshot: nested.snapshot, decisions });
   }

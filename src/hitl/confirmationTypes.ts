@@ -24,7 +24,8 @@ export interface PendingConfirmation {
    * The key to decide the call by in `decisions`: the model's call id, or `#<position in the step>`
    * when the call has no id or shares it with another call of the step. Unique within the step.
    * A call inside an agent tool's sub-run has the agent tool call's key in front:
-   * `<agent tool call>/<call>`.
+   * `<agent tool call>/<call>`, each key escaped as in a JSON Pointer (`~` → `~0`, `/` → `~1`), so
+   * keys stay unique whatever the ids contain.
    */
   readonly toolCallId: string;
   readonly toolName: string;

@@ -1,10 +1,12 @@
 import type { ChatGeneratorResponse } from "../chat/chatGenerator";
 import type { ChatMessage, ChatMessageJSON } from "../chat/chatMessage";
+import type { StreamingCallback } from "../chat/streaming";
 import type { ToolCallFailure } from "../tools/toolCallFailure";
 import { redactValues } from "../util/redact";
+import { redactJson } from "../util/redactJson";
 import { truncateForEcho } from "../util/truncate";
 import type { CallTrace } from "./agentTracing";
-import { type Hidden, memo, nameOf, noMessages, noStrings, now, withinTrace } from "./eventFields";
+import { type Hidden, memo, nameOf, noArguments, noMessages, noStrings, now, withinTrace } from "./eventFields";
 import type { EventError, HookName, ModelEndEvent, ToolEndEvent } from "./runEvents";
 import type { CallTokens } from "./runUsage";
 
@@ -15,6 +17,8 @@ export interface CallObserver {
   report(label: string, error: unknown): void;
   errorOf(error: unknown, hidden: Hidden): EventError;
   redactMessages(messages: readonly ChatMessage[], hidden: Hidden): readonly ChatMessageJSON[];
+  /** The values content is redacted of now. */
+  hidden(): Hidden;
 }
 
 /** A model or tool call under observation: its trace, what its start event said, and the values its content is redacted of. */
@@ -34,14 +38,29 @@ abstract class CallObservation<TEnd, TStart> {
 
 /** A model call under observation: `end` or `fail` it once. */
 export class ModelCallObservation extends CallObservation<ModelEndEvent, Pick<ModelEndEvent, "runId" | "agentName" | "step" | "model" | "provider" | "startTime">> {
+  #firstChunk: number | undefined;
+
+  /** The streaming callback the generator gets: the run's, noting when the first chunk came. */
+  timeChunks(callback: StreamingCallback): StreamingCallback {
+    return (chunk) => {
+      this.#firstChunk ??= now();
+      return callback(chunk);
+    };
+  }
+
   end(response: ChatGeneratorResponse, replies: readonly ChatMessage[], usage: CallTokens | undefined): void {
     const meta = response.meta;
-    const finishReasons: string[] = [];
-    for (const reply of replies) if (typeof reply.meta.finishReason === "string") finishReasons.push(truncateForEcho(reply.meta.finishReason));
-    if (finishReasons.length === 0 && typeof meta?.finishReason === "string") finishReasons.push(truncateForEcho(meta.finishReason));
     const hidden = this.hidden;
+    // What the provider names is as hostile as its content: cut, and redacted like it.
+    const named = (value: unknown) => {
+      const name = nameOf(value);
+      return name === undefined || hidden.length === 0 ? name : redactValues(name, hidden);
+    };
+    const finishReasons: string[] = [];
+    for (const reply of replies) if (typeof reply.meta.finishReason === "string") finishReasons.push(named(reply.meta.finishReason) ?? "");
+    if (finishReasons.length === 0 && typeof meta?.finishReason === "string") finishReasons.push(named(meta.finishReason) ?? "");
     const warnings = warningsOf(meta?.warnings, hidden);
-    this.#finish(nameOf(meta?.model), nameOf(meta?.id), usage, Object.freeze(finishReasons), warnings, memo(() => this.observer.redactMessages(replies, hidden), noMessages), undefined);
+    this.#finish(named(meta?.model), named(meta?.id), usage, Object.freeze(finishReasons), warnings, memo(() => this.observer.redactMessages(replies, hidden), noMessages), undefined);
   }
 
   fail(error: unknown): void {
@@ -68,6 +87,7 @@ export class ModelCallObservation extends CallObservation<ModelEndEvent, Pick<Mo
       responseId,
       startTime,
       endTime: now(),
+      timeToFirstChunk: this.#firstChunk === undefined ? undefined : this.#firstChunk - startTime,
       usage,
       finishReasons,
       warnings,
@@ -99,21 +119,36 @@ export class ToolCallObservation extends CallObservation<ToolEndEvent, Pick<Tool
   #endTime: number | undefined;
   #ended = false;
 
+  constructor(
+    observer: CallObserver,
+    trace: CallTrace<ToolEndEvent> | undefined,
+    start: Pick<ToolEndEvent, "runId" | "agentName" | "step" | "toolName" | "toolCallId" | "startTime">,
+    hidden: Hidden,
+    readonly args: Readonly<Record<string, unknown>>,
+  ) {
+    super(observer, trace, start, hidden);
+  }
+
   /** The tool's function settled: the call's end time (its outcome is told later, in call order). */
   finished(): void {
     this.#endTime ??= now();
   }
 
-  /** Ends the call with its tool message; `injected` are the values the call got, redacted too. */
+  /**
+   * Ends the call with its tool message; `injected` are the values the call got, redacted too, as
+   * is what is hidden now: a value the call itself wrote to an injected key is hidden in its own end.
+   */
   end(message: ChatMessage, failure: ToolCallFailure | undefined, injected: Hidden, ran = true): void {
     if (this.#ended) return;
     this.#ended = true;
-    const hidden = injected.length === 0 ? this.hidden : [...this.hidden, ...injected];
+    const now = this.observer.hidden();
+    const hidden = injected.length === 0 ? now : [...now, ...injected];
     const text = message.toolCallResult?.result ?? "";
     this.#finish(
       ran,
-      failure ? Object.freeze({ type: failure.raise === false ? "rejected" : failure.error.name, message: failure.message }) : undefined,
-      memo(() => (hidden.length === 0 ? text : redactValues(text, hidden)), "[content withheld: it could not be redacted]"),
+      failure ? Object.freeze({ type: failure.raise === false ? "rejected" : truncateForEcho(failure.error.name), message: hidden.length === 0 ? failure.message : redactValues(failure.message, hidden) }) : undefined,
+      memo(() => (hidden.length === 0 ? text : redactValues(text, hidden)), withheld),
+      hidden,
     );
   }
 
@@ -121,11 +156,14 @@ export class ToolCallObservation extends CallObservation<ToolEndEvent, Pick<Tool
   abandon(error: unknown): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.#finish(true, this.observer.errorOf(error, this.hidden), () => "");
+    const hidden = this.observer.hidden();
+    this.#finish(true, this.observer.errorOf(error, hidden), () => "", hidden);
   }
 
-  #finish(ran: boolean, error: EventError | undefined, result: () => string): void {
+  #finish(ran: boolean, error: EventError | undefined, result: () => string, hidden: Hidden): void {
     const { runId, agentName, step, toolName, toolCallId, startTime } = this.start;
+    const args = this.args;
+    const redactedArgs = memo(() => redactJson(args, hidden), noArguments);
     const event: ToolEndEvent = Object.freeze({
       runId,
       agentName,
@@ -139,9 +177,14 @@ export class ToolCallObservation extends CallObservation<ToolEndEvent, Pick<Tool
       get result() {
         return result();
       },
+      get arguments() {
+        return redactedArgs();
+      },
     });
     this.observer.emit("onToolEnd", event);
     const trace = this.trace;
     if (trace) this.observer.guard("tracing.endToolCall", () => trace.end(event));
   }
 }
+
+const withheld = "[content withheld: it could not be redacted]";

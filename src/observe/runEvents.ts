@@ -18,7 +18,7 @@ export interface RunEventBase {
 
 /** An error as events carry it: its kind and its message, with injected values redacted. */
 export interface EventError {
-  /** The error's class name (`ChatGeneratorError`, `ToolArgumentsError`, …), or `rejected` for a call a person rejected. */
+  /** The error's class name, cut to 64 characters (`ChatGeneratorError`, `ToolArgumentsError`, …), or `rejected` for a call a person rejected. */
   readonly type: string;
   readonly message: string;
 }
@@ -33,6 +33,8 @@ export interface RunStartEvent extends RunEventBase {
   readonly model: string | undefined;
   readonly provider: string | undefined;
   readonly startTime: number;
+  /** The usage the run starts with: its earlier parts' (before a pause or a breakpoint), zeros for a fresh run. */
+  readonly usage: RunUsage;
 }
 
 /** A model call starts. `messages` is computed when read, with injected state values redacted. */
@@ -43,6 +45,11 @@ export interface ModelStartEvent extends RunEventBase {
   readonly provider: string | undefined;
   readonly startTime: number;
   readonly generationKwargs: Readonly<Record<string, unknown>> | undefined;
+  /** True when the call streams (the run has a streaming callback). */
+  readonly stream: boolean;
+  /** The host and port of the server the generator calls, when it names one (`serverUrl`). */
+  readonly serverAddress: string | undefined;
+  readonly serverPort: number | undefined;
   /** The tools offered to the model (their schemas leave injected parameters out). */
   readonly tools: readonly ToolSpec[];
   /** The conversation sent, as JSON, redacted. */
@@ -62,7 +69,9 @@ export interface ModelEndEvent extends RunEventBase {
   readonly endTime: number;
   /** The call's token counts, when the provider reported usable ones. */
   readonly usage: CallTokens | undefined;
-  /** Each reply's finish reason (`stop`, `tool_calls`, `length`, …), as reported. */
+  /** Milliseconds from the call's start to the first chunk it streamed; undefined when it streamed none. */
+  readonly timeToFirstChunk: number | undefined;
+  /** Each reply's finish reason (`stop`, `tool_calls`, `length`, …), as reported (each cut to 64 characters). */
   readonly finishReasons: readonly string[];
   /** The provider's warnings about the call (`meta.warnings` of the response: a setting it ignored, a signature it made up); empty when it gave none or the call failed. */
   readonly warnings: readonly string[];
@@ -79,6 +88,8 @@ export interface ToolStartEvent extends RunEventBase {
   readonly toolName: string;
   /** The call's id as the model sent it, cut to 64 characters. */
   readonly toolCallId: string | undefined;
+  /** The tool's description (undefined for a tool that does not exist). */
+  readonly toolDescription: string | undefined;
   readonly startTime: number;
   /** The validated arguments the call runs with (the model's, or a person's `modify`), without injected parameters. */
   readonly arguments: Readonly<Record<string, unknown>>;
@@ -98,8 +109,10 @@ export interface ToolEndEvent extends RunEventBase {
   readonly ran: boolean;
   /** Why the call failed; its message is the text the model is sent. */
   readonly error: EventError | undefined;
-  /** The tool message's text the model is sent, redacted. */
+  /** The tool message's text the model is sent, redacted (of what the call itself wrote to state too). */
   readonly result: string;
+  /** The arguments of the start event, redacted as `result` is: of what is hidden when the call ended. */
+  readonly arguments: Readonly<Record<string, unknown>>;
 }
 
 /** A run (or a part of one) ended: finished, paused, stopped at a breakpoint, or failed. */
@@ -112,7 +125,7 @@ export interface RunEndEvent extends RunEventBase {
   readonly stepCount: number;
   /** The run's usage so far, pauses and resumes included. */
   readonly usage: RunUsage;
-  /** The calls waiting for a decision, when the run paused. */
+  /** The calls waiting for a decision, when the run paused: arguments redacted, ids and names cut to 64 characters (the result has them whole). */
   readonly pendingConfirmations: readonly PendingConfirmation[];
   /** Why the run failed (an abort, a model error, a tool error with raiseOnToolInvocationFailure, …). */
   readonly error: EventError | undefined;

@@ -16,6 +16,7 @@ import { type CallObserver, ModelCallObservation, ToolCallObservation } from "./
 import { argumentsOf, type Hidden, memo, nameOf, noArguments, noHidden, noMessages, noPending, now, withinTrace } from "./eventFields";
 import type { AgentHooks, EventError, HookName, ModelStartEvent, RunEndEvent, RunStartEvent, ToolStartEvent } from "./runEvents";
 import type { RunUsage } from "./runUsage";
+import { serverOf } from "./serverOf";
 import { toolErrorEvent } from "./toolErrorEvent";
 
 /** What a run's observer is made of. */
@@ -32,6 +33,8 @@ export interface RunObserverOptions {
   readonly continues: TraceContext | undefined;
   readonly resumed: boolean;
   readonly stepCount: number;
+  /** The usage the run starts with (its earlier parts'). */
+  readonly usage: RunUsage;
 }
 
 /**
@@ -45,6 +48,7 @@ export class RunObserver implements CallObserver {
   readonly #base: { readonly runId: string; readonly agentName: string | undefined };
   readonly #model: string | undefined;
   readonly #provider: string | undefined;
+  readonly #server: { readonly address: string | undefined; readonly port: number | undefined };
   /** The state keys whose values tools get injected: what content is redacted of. */
   readonly #hiddenKeys: readonly string[];
   /** Every value those keys held in this part of the run, in the order seen: a replaced value stays hidden. */
@@ -66,6 +70,7 @@ export class RunObserver implements CallObserver {
     this.#base = { runId: options.runId(), agentName: options.agentName };
     this.#model = nameOf(options.chatGenerator.model);
     this.#provider = nameOf(options.chatGenerator.provider);
+    this.#server = serverOf(serverUrlOf(options.chatGenerator));
     const keys = new Set<string>();
     for (const tool of options.tools.values()) for (const [key] of toolInternals(tool).inputsFromState) keys.add(key);
     this.#hiddenKeys = [...keys];
@@ -78,7 +83,8 @@ export class RunObserver implements CallObserver {
 
   runStart(): void {
     const { runId, agentName } = this.#base;
-    const event: RunStartEvent = Object.freeze({ runId, agentName, resumed: this.#options.resumed, stepCount: this.#options.stepCount, model: this.#model, provider: this.#provider, startTime: this.#startTime });
+    const { resumed, stepCount, usage } = this.#options;
+    const event: RunStartEvent = Object.freeze({ runId, agentName, resumed, stepCount, model: this.#model, provider: this.#provider, startTime: this.#startTime, usage });
     const { tracing } = this.#options;
     if (tracing) this.#trace = this.guard("tracing.startRun", () => tracing.startRun(event, this.#options.continues));
     this.emit("onRunStart", event);
@@ -105,7 +111,7 @@ export class RunObserver implements CallObserver {
   }
 
   modelStart(step: number, request: ChatGeneratorRequest): ModelCallObservation {
-    const hidden = this.#hidden();
+    const hidden = this.hidden();
     const startTime = now();
     const messages = memo(() => this.redactMessages(request.messages, hidden), noMessages);
     const { runId, agentName } = this.#base;
@@ -120,6 +126,9 @@ export class RunObserver implements CallObserver {
       provider,
       startTime,
       generationKwargs: request.generationKwargs,
+      stream: request.streamingCallback !== undefined,
+      serverAddress: this.#server.address,
+      serverPort: this.#server.port,
       tools: request.tools,
       get messages() {
         return messages();
@@ -131,7 +140,7 @@ export class RunObserver implements CallObserver {
   }
 
   toolStart(step: number, call: ToolCall, toolName: string, args: Readonly<Record<string, unknown>>): ToolCallObservation {
-    const hidden = this.#hidden();
+    const hidden = this.hidden();
     const startTime = now();
     // The id (and, for an unknown tool, the name) came from the model: cut to an echo's length.
     const toolCallId = call.id === undefined ? undefined : truncateForEcho(call.id);
@@ -143,6 +152,7 @@ export class RunObserver implements CallObserver {
       step,
       toolName,
       toolCallId,
+      toolDescription: this.#options.tools.get(toolName)?.description,
       startTime,
       get arguments() {
         return redacted();
@@ -150,7 +160,7 @@ export class RunObserver implements CallObserver {
     });
     const trace = this.#trace && this.guard("tracing.startToolCall", () => this.#trace!.startToolCall(event));
     this.emit("onToolStart", event);
-    return new ToolCallObservation(this, trace, { runId, agentName, step, toolName, toolCallId, startTime }, hidden);
+    return new ToolCallObservation(this, trace, { runId, agentName, step, toolName, toolCallId, startTime }, hidden, args);
   }
 
   /** A call that ended without running: its start and end at once. */
@@ -169,7 +179,8 @@ export class RunObserver implements CallObserver {
 
   runEnd(outcome: { exitReason: string; stepCount: number; pending?: readonly PendingConfirmation[] } | { error: unknown; stepCount: number; exitReason?: string }, usage: RunUsage): void {
     const failed = "error" in outcome && outcome.exitReason === undefined;
-    const pendingConfirmations = "pending" in outcome && outcome.pending ? outcome.pending : noPending;
+    const hidden = this.hidden();
+    const pendingConfirmations = "pending" in outcome && outcome.pending?.length ? pendingOf(outcome.pending, hidden) : noPending;
     if (pendingConfirmations.length > 0) {
       this.event("toolwright.run.paused", { "toolwright.pending.tool_call_ids": pendingConfirmations.map((p) => p.toolCallId), "toolwright.pending.tool_names": pendingConfirmations.map((p) => p.toolName) });
     }
@@ -182,7 +193,7 @@ export class RunObserver implements CallObserver {
       stepCount: outcome.stepCount,
       usage,
       pendingConfirmations,
-      error: failed ? this.errorOf((outcome as { error: unknown }).error, this.#hidden()) : undefined,
+      error: failed ? this.errorOf((outcome as { error: unknown }).error, hidden) : undefined,
     });
     this.emit("onRunEnd", event);
     const trace = this.#trace;
@@ -191,7 +202,7 @@ export class RunObserver implements CallObserver {
 
   /** An error as events carry it: its class name and its message, redacted. */
   errorOf(error: unknown, hidden: Hidden): EventError {
-    const type = typeof (error as { name?: unknown })?.name === "string" ? (error as Error).name : typeof error;
+    const type = typeof (error as { name?: unknown })?.name === "string" ? truncateForEcho((error as Error).name) : typeof error;
     return Object.freeze({ type, message: redactValues(describeError(error), hidden) });
   }
 
@@ -214,8 +225,12 @@ export class RunObserver implements CallObserver {
     return Object.freeze(out);
   }
 
-  /** The values tools get injected, as they are now and as they were earlier in the run: what content is redacted of. */
-  #hidden(): Hidden {
+  /**
+   * The values tools get injected, as they are now and as they were earlier in the run: what content
+   * is redacted of. A value is hidden in everything told from the moment it is in state, the result
+   * of the call that wrote it (outputsToState) included.
+   */
+  hidden(): Hidden {
     if (this.#hiddenKeys.length === 0) return noHidden;
     let seen = this.#hiddenSeen;
     for (const key of this.#hiddenKeys) {
@@ -272,6 +287,33 @@ export class RunObserver implements CallObserver {
       // An Error of another realm (a vm context, jest's sandbox) is refused by emitWarning: its text is not.
       process.emitWarning(hookError.message, "HookError");
     }
-    if (this.#trace && !label.startsWith("tracing.")) this.event("toolwright.hook_error", { "toolwright.hook": label, "exception.message": hookError.message });
+    if (this.#trace && !label.startsWith("tracing.")) this.event("toolwright.hook_error", { "toolwright.hook": label, "exception.message": redactValues(hookError.message, this.hidden()) });
+  }
+}
+
+// The pending calls as events carry them: ids and names from outside cut, arguments redacted when read.
+function pendingOf(pending: readonly PendingConfirmation[], hidden: Hidden): readonly PendingConfirmation[] {
+  return Object.freeze(
+    pending.map((p) => {
+      const args = memo(() => redactJson(p.arguments, hidden), noArguments);
+      const event: { toolCallId: string; toolName: string; readonly arguments: Readonly<Record<string, unknown>>; agent?: string } = {
+        toolCallId: truncateForEcho(p.toolCallId),
+        toolName: truncateForEcho(p.toolName),
+        get arguments() {
+          return args();
+        },
+      };
+      if (p.agent !== undefined) event.agent = truncateForEcho(p.agent);
+      return Object.freeze(event);
+    }),
+  );
+}
+
+// A custom generator's serverUrl getter that throws names no server: traces leave server.* out.
+function serverUrlOf(chatGenerator: ChatGenerator): unknown {
+  try {
+    return chatGenerator.serverUrl;
+  } catch {
+    return undefined;
   }
 }

@@ -1,9 +1,10 @@
 // Content in the shapes of the GenAI semantic conventions' JSON schemas
 // (https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/#inference): messages as
 // { role, parts, name? }, parts typed text / tool_call / tool_call_response. Read only when the
-// tracer captures content and the span records.
+// tracer captures content and the span records. Call ids and tool names are cut to 64 characters.
 import type { ToolSpec } from "../chat/chatGenerator";
 import type { ChatMessageJSON, ToolCallJSON } from "../chat/chatMessage";
+import { truncateForEcho } from "../util/truncate";
 
 type Part =
   | { type: "text"; content: string }
@@ -23,17 +24,18 @@ export function inputContent(messages: readonly ChatMessageJSON[]): { input: str
 }
 
 /**
- * A response's replies as `gen_ai.output.messages` (JSON). A reply's finish reason is its own
- * `meta.finishReason`; when no reply has one, the response's (the event's only finish reason);
- * left out when neither names one.
+ * A response's replies as `gen_ai.output.messages` (JSON), each with a `finish_reason` (the
+ * conventions require one): the reply's own `meta.finishReason`; when no reply has one, the
+ * response's (the event's only finish reason); when neither names one, `tool_call` for a reply
+ * with tool calls, else `stop`. Reasons are cut to 64 characters.
  */
 export function outputContent(replies: readonly ChatMessageJSON[], finishReasons: readonly string[]): string {
-  const ownReason = (reply: ChatMessageJSON) => (typeof reply.meta.finishReason === "string" ? reply.meta.finishReason : undefined);
+  const ownReason = (reply: ChatMessageJSON) => (typeof reply.meta.finishReason === "string" ? truncateForEcho(reply.meta.finishReason) : undefined);
   const responseReason = replies.some((reply) => ownReason(reply) !== undefined) ? undefined : finishReasons[0];
   return JSON.stringify(
     replies.map((reply) => {
-      const finishReason = ownReason(reply) ?? responseReason;
-      return finishReason === undefined ? { role: reply.role, parts: parts(reply) } : { role: reply.role, parts: parts(reply), finish_reason: finishReason };
+      const finishReason = ownReason(reply) ?? responseReason ?? (reply.content.some((part) => "tool_call" in part) ? "tool_call" : "stop");
+      return { role: reply.role, parts: parts(reply), finish_reason: finishReason };
     }),
   );
 }
@@ -48,10 +50,15 @@ function parts(message: ChatMessageJSON): Part[] {
     if ("text" in part) return { type: "text", content: part.text };
     if ("reasoning" in part) return { type: "reasoning", content: part.reasoning.reasoning_text };
     if ("tool_call" in part) return toolCallPart(part.tool_call);
-    return { type: "tool_call_response", id: part.tool_call_result.origin.id ?? null, response: part.tool_call_result.result };
+    return { type: "tool_call_response", id: idOf(part.tool_call_result.origin.id), response: part.tool_call_result.result };
   });
 }
 
 function toolCallPart(call: ToolCallJSON): Part {
-  return { type: "tool_call", id: call.id ?? null, name: call.tool_name, arguments: call.arguments };
+  return { type: "tool_call", id: idOf(call.id), name: truncateForEcho(call.tool_name), arguments: call.arguments };
+}
+
+// Ids and names are the model's: cut like every id and name from outside.
+function idOf(id: string | null | undefined): string | null {
+  return id === undefined || id === null ? null : truncateForEcho(id);
 }

@@ -26,8 +26,9 @@ const optionNames = ["tracerProvider", "captureContent"];
  * (https://opentelemetry.io/docs/specs/semconv/gen-ai/): a run is an `invoke_agent` span, each
  * model call a `chat` span and each tool call an `execute_tool` span beneath it. A run resumed
  * from a snapshot continues the trace of the run that made the snapshot. A run's span ends with
- * the run's cumulative usage (`toolwright.usage.*`, earlier parts of a resumed run included); to
- * count each model call once, sum the chat spans' `gen_ai.usage.*` over a trace. Uses the app's own
+ * the run's cumulative usage (`toolwright.usage.*`, earlier parts of a resumed run included) and
+ * that part's own tokens (`gen_ai.usage.*`); to count each model call once, sum either the chat
+ * spans' or the run spans' `gen_ai.usage.*` over a trace, not both. Uses the app's own
  * `@opentelemetry/api` (an optional peer dependency); with no provider registered, spans are the
  * API's no-ops and nothing is computed for them.
  *

@@ -1,7 +1,7 @@
 import type { Attributes, Context, Link, Span } from "@opentelemetry/api";
 import type { CallTrace, RunTrace, TraceContext, TraceEvent } from "../observe/agentTracing";
 import type { ModelEndEvent, ModelStartEvent, RunEndEvent, RunStartEvent, ToolEndEvent, ToolStartEvent } from "../observe/runEvents";
-import { ModelCallTrace } from "./modelCallTrace";
+import { ModelCallTrace, otherProvider } from "./modelCallTrace";
 import type { OtelScope } from "./otelApi";
 import { setSpanError } from "./spanError";
 import { ToolCallTrace } from "./toolCallTrace";
@@ -14,9 +14,9 @@ import { formatTraceContext, parseTraceContext } from "./w3cTraceContext";
  * through the context it was started in, never through whatever is active when they start.
  *
  * At its end it carries the run's cumulative usage as `toolwright.usage.*`. Those totals span the
- * run's pauses and resumes, so each resumed part repeats what came before: sum the chat spans'
- * `gen_ai.usage.*` over a trace to count each model call once. A breakpoint or a pause for
- * confirmation is an exit reason, not an error.
+ * run's pauses and resumes, so each resumed part repeats what came before; its `gen_ai.usage.*`
+ * are the tokens of this part alone (sub-agents' included), so the run spans of one run's parts
+ * add up to the run. A breakpoint or a pause for confirmation is an exit reason, not an error.
  */
 export class RunSpanTrace implements RunTrace {
   readonly #scope: OtelScope;
@@ -24,10 +24,12 @@ export class RunSpanTrace implements RunTrace {
   // The context the run's own spans (and `within`) nest in: its parent's, with the run's span set.
   readonly #context: Context;
   #traceContext: TraceContext | undefined | null = null;
+  readonly #startUsage: RunStartEvent["usage"];
 
   constructor(scope: OtelScope, event: RunStartEvent, continues: TraceContext | undefined) {
     const { api, tracer } = scope;
     this.#scope = scope;
+    this.#startUsage = event.usage;
     const active = api.context.active();
     const remote = continues === undefined ? undefined : parseTraceContext(api, continues);
     let parent = active;
@@ -39,11 +41,12 @@ export class RunSpanTrace implements RunTrace {
     }
     const attributes: Attributes = {
       "gen_ai.operation.name": "invoke_agent",
+      "gen_ai.provider.name": event.provider ?? otherProvider,
+      "gen_ai.conversation.id": event.runId,
       "toolwright.run.id": event.runId,
       "toolwright.run.resumed": event.resumed,
       "toolwright.run.start_step": event.stepCount,
     };
-    if (event.provider !== undefined) attributes["gen_ai.provider.name"] = event.provider;
     if (event.agentName !== undefined) attributes["gen_ai.agent.name"] = event.agentName;
     if (event.model !== undefined) attributes["gen_ai.request.model"] = event.model;
     const name = event.agentName === undefined ? "invoke_agent" : `invoke_agent ${event.agentName}`;
@@ -90,6 +93,8 @@ export class RunSpanTrace implements RunTrace {
         "toolwright.usage.model_calls": usage.modelCalls,
         "toolwright.usage.tool_calls": usage.toolCalls,
         "toolwright.usage.failed_tool_calls": usage.failedToolCalls,
+        "gen_ai.usage.input_tokens": Math.max(0, usage.inputTokens - this.#startUsage.inputTokens),
+        "gen_ai.usage.output_tokens": Math.max(0, usage.outputTokens - this.#startUsage.outputTokens),
       });
       if (event.error !== undefined) setSpanError(this.#scope.api, span, event.error, event.endTime, true);
     }

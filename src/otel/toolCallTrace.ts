@@ -10,8 +10,8 @@ import { setSpanError } from "./spanError";
  * `toolwright.tool.ran` false. A failed call has status ERROR and `error.type`, but no `exception`
  * event: a tool's failure is part of the run's flow (the model is sent its message and carries
  * on), unlike a model call's or a run's, which ends them. With `captureContent`,
- * `gen_ai.tool.call.arguments` (JSON) and `gen_ai.tool.call.result` (the text the model is sent,
- * an error's message included).
+ * `gen_ai.tool.call.arguments` (JSON) and, for a call that succeeded, `gen_ai.tool.call.result`
+ * (the text the model is sent); both are set at the call's end, redacted of what is hidden then.
  */
 export class ToolCallTrace implements CallTrace<ToolEndEvent> {
   readonly #scope: OtelScope;
@@ -25,11 +25,12 @@ export class ToolCallTrace implements CallTrace<ToolEndEvent> {
       "gen_ai.operation.name": "execute_tool",
       "gen_ai.tool.name": event.toolName,
       "gen_ai.tool.type": "function",
+      "gen_ai.conversation.id": event.runId,
       "toolwright.step": event.step,
     };
     if (event.toolCallId !== undefined) attributes["gen_ai.tool.call.id"] = event.toolCallId;
     this.#span = scope.tracer.startSpan(`execute_tool ${event.toolName}`, { kind: scope.api.SpanKind.INTERNAL, startTime: event.startTime, attributes }, parent);
-    if (scope.captureContent && this.#span.isRecording()) this.#span.setAttribute("gen_ai.tool.call.arguments", JSON.stringify(event.arguments));
+    if (event.toolDescription !== undefined && this.#span.isRecording()) this.#span.setAttribute("gen_ai.tool.description", event.toolDescription);
   }
 
   within<T>(fn: () => T): T {
@@ -41,7 +42,10 @@ export class ToolCallTrace implements CallTrace<ToolEndEvent> {
     if (span.isRecording()) {
       span.setAttribute("toolwright.tool.ran", event.ran);
       if (event.error !== undefined) setSpanError(this.#scope.api, span, event.error, event.endTime, false);
-      if (this.#scope.captureContent) span.setAttribute("gen_ai.tool.call.result", event.result);
+      if (this.#scope.captureContent) {
+        span.setAttribute("gen_ai.tool.call.arguments", JSON.stringify(event.arguments));
+        if (event.error === undefined) span.setAttribute("gen_ai.tool.call.result", event.result);
+      }
     }
     span.end(event.endTime);
   }

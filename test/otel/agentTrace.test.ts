@@ -7,6 +7,7 @@ import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpa
 import { ScriptedChatGenerator } from "toolwright/testing";
 import { Agent, type AgentSnapshot, type AgentTracing, ChatGeneratorError, ChatMessage, DeferredConfirmationStrategy, HookError, SnapshotError, type ToolCall } from "toolwright";
 import { openTelemetry } from "toolwright/otel";
+import { ATTR_GEN_AI_CONVERSATION_ID, ATTR_GEN_AI_REQUEST_STREAM, ATTR_GEN_AI_USAGE_INPUT_TOKENS, ATTR_GEN_AI_USAGE_OUTPUT_TOKENS } from "@opentelemetry/semantic-conventions/incubating";
 import { notesAgent, notesInput, rejectionOf } from "../helpers/notesAgent";
 
 const call = (id: string, toolName: string, args: Record<string, unknown>): ToolCall => ({ id, toolName, arguments: args });
@@ -74,6 +75,7 @@ describe("Agent runs traced with openTelemetry()", () => {
       "gen_ai.agent.name": "notes",
       "gen_ai.provider.name": "toolwright.scripted",
       "gen_ai.request.model": "scripted",
+      [ATTR_GEN_AI_CONVERSATION_ID]: "run-1",
       "toolwright.run.id": "run-1",
       "toolwright.run.resumed": false,
       "toolwright.run.start_step": 0,
@@ -85,6 +87,8 @@ describe("Agent runs traced with openTelemetry()", () => {
       "toolwright.usage.model_calls": 2,
       "toolwright.usage.tool_calls": 3,
       "toolwright.usage.failed_tool_calls": 1,
+      [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: 300,
+      [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: 30,
     });
     expect(run.status.code).toBe(SpanStatusCode.UNSET);
     const [chat1, chat2] = all.filter((s) => s.name === "chat scripted");
@@ -93,6 +97,8 @@ describe("Agent runs traced with openTelemetry()", () => {
       "gen_ai.operation.name": "chat",
       "gen_ai.provider.name": "toolwright.scripted",
       "gen_ai.request.model": "scripted",
+      [ATTR_GEN_AI_CONVERSATION_ID]: "run-1",
+      [ATTR_GEN_AI_REQUEST_STREAM]: false,
       "toolwright.step": 1,
       "gen_ai.response.model": "scripted",
       "gen_ai.response.finish_reasons": ["tool_calls"],

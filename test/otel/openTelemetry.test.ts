@@ -11,6 +11,17 @@ import { ChatMessage, ConfigurationError } from "toolwright";
 import { openTelemetry, type OpenTelemetryOptions } from "toolwright/otel";
 import type { AgentTracing, TraceContext } from "../../src/observe/agentTracing";
 import { tracerVersion } from "../../src/otel/openTelemetry";
+import {
+  ATTR_GEN_AI_CONVERSATION_ID,
+  ATTR_GEN_AI_PROVIDER_NAME,
+  ATTR_GEN_AI_REQUEST_STREAM,
+  ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK,
+  ATTR_GEN_AI_TOOL_DESCRIPTION,
+  ATTR_GEN_AI_USAGE_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+} from "@opentelemetry/semantic-conventions/incubating";
 import { hrTime, modelEnd, modelStart, type Reads, runEnd, runStart, T0, toolEnd, toolStart } from "./traceEvents";
 
 function record(options: Omit<OpenTelemetryOptions, "tracerProvider"> = {}, sampler?: AlwaysOffSampler) {
@@ -54,8 +65,8 @@ describe("openTelemetry", () => {
   it("records a run as an invoke_agent span with its model and tool calls as children", () => {
     const { tracing, span, spans } = record();
     const reads: Reads = [];
-    const run = tracing.startRun(runStart({ runId: "run-7", resumed: true, stepCount: 3 }), undefined);
-    const model = run.startModelCall(modelStart(reads, { step: 4 }));
+    const run = tracing.startRun(runStart({ runId: "run-7", resumed: true, stepCount: 3, usage: { inputTokens: 28, outputTokens: 4, totalTokens: 32, modelCalls: 3, toolCalls: 1, failedToolCalls: 1 } }), undefined);
+    const model = run.startModelCall(modelStart(reads, { step: 4, runId: "run-7", stream: true, serverAddress: "127.0.0.1", serverPort: 8080 }));
     model.end(
       modelEnd(reads, {
         step: 4,
@@ -63,9 +74,10 @@ describe("openTelemetry", () => {
         responseId: "resp_1",
         usage: { inputTokens: 12, outputTokens: 5, totalTokens: 17 },
         finishReasons: ["tool_calls"],
+        timeToFirstChunk: 250,
       }),
     );
-    const tool = run.startToolCall(toolStart(reads, { step: 4 }));
+    const tool = run.startToolCall(toolStart(reads, { step: 4, runId: "run-7", toolDescription: "Search the documents." }));
     tool.end(toolEnd(reads, { step: 4 }));
     run.end(runEnd({ exitReason: "text", stepCount: 4, usage: { inputTokens: 40, outputTokens: 9, totalTokens: 50, modelCalls: 4, toolCalls: 2, failedToolCalls: 1 } }));
 
@@ -83,6 +95,7 @@ describe("openTelemetry", () => {
       "gen_ai.provider.name": "openai",
       "gen_ai.agent.name": "support",
       "gen_ai.request.model": "gpt-test",
+      [ATTR_GEN_AI_CONVERSATION_ID]: "run-7",
       "toolwright.run.id": "run-7",
       "toolwright.run.resumed": true,
       "toolwright.run.start_step": 3,
@@ -94,6 +107,9 @@ describe("openTelemetry", () => {
       "toolwright.usage.model_calls": 4,
       "toolwright.usage.tool_calls": 2,
       "toolwright.usage.failed_tool_calls": 1,
+      // This part's tokens: the totals less what the run started with.
+      [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: 12,
+      [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: 5,
     });
 
     const chat = span("chat gpt-test");
@@ -107,6 +123,11 @@ describe("openTelemetry", () => {
       "gen_ai.operation.name": "chat",
       "gen_ai.provider.name": "openai",
       "gen_ai.request.model": "gpt-test",
+      [ATTR_GEN_AI_CONVERSATION_ID]: "run-7",
+      [ATTR_GEN_AI_REQUEST_STREAM]: true,
+      [ATTR_SERVER_ADDRESS]: "127.0.0.1",
+      [ATTR_SERVER_PORT]: 8080,
+      [ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK]: 0.25,
       "toolwright.step": 4,
       "gen_ai.response.model": "gpt-test-2025",
       "gen_ai.response.id": "resp_1",
@@ -127,13 +148,15 @@ describe("openTelemetry", () => {
       "gen_ai.tool.name": "search",
       "gen_ai.tool.call.id": "call_1",
       "gen_ai.tool.type": "function",
+      [ATTR_GEN_AI_TOOL_DESCRIPTION]: "Search the documents.",
+      [ATTR_GEN_AI_CONVERSATION_ID]: "run-7",
       "toolwright.step": 4,
       "toolwright.tool.ran": true,
     });
     expect(reads).toEqual([]);
   });
 
-  it("leaves out the names an event does not have", () => {
+  it("leaves out the names an event does not have, and names an unnamed provider _OTHER", () => {
     const { tracing, span } = record();
     const reads: Reads = [];
     const run = tracing.startRun(runStart({ agentName: undefined, model: undefined, provider: undefined }), undefined);
@@ -143,6 +166,8 @@ describe("openTelemetry", () => {
 
     expect(span("invoke_agent").attributes).toEqual({
       "gen_ai.operation.name": "invoke_agent",
+      [ATTR_GEN_AI_PROVIDER_NAME]: "_OTHER",
+      [ATTR_GEN_AI_CONVERSATION_ID]: "run-1",
       "toolwright.run.id": "run-1",
       "toolwright.run.resumed": false,
       "toolwright.run.start_step": 0,
@@ -153,12 +178,15 @@ describe("openTelemetry", () => {
       "toolwright.usage.model_calls": 0,
       "toolwright.usage.tool_calls": 0,
       "toolwright.usage.failed_tool_calls": 0,
+      [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: 0,
+      [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: 0,
     });
-    expect(span("chat").attributes).toEqual({ "gen_ai.operation.name": "chat", "toolwright.step": 1 });
+    expect(span("chat").attributes).toEqual({ "gen_ai.operation.name": "chat", [ATTR_GEN_AI_PROVIDER_NAME]: "_OTHER", [ATTR_GEN_AI_CONVERSATION_ID]: "run-1", [ATTR_GEN_AI_REQUEST_STREAM]: false, "toolwright.step": 1 });
     expect(span("execute_tool search").attributes).toEqual({
       "gen_ai.operation.name": "execute_tool",
       "gen_ai.tool.name": "search",
       "gen_ai.tool.type": "function",
+      [ATTR_GEN_AI_CONVERSATION_ID]: "run-1",
       "toolwright.step": 1,
       "toolwright.tool.ran": false,
     });
@@ -186,6 +214,8 @@ describe("openTelemetry", () => {
       "gen_ai.operation.name": "chat",
       "gen_ai.provider.name": "openai",
       "gen_ai.request.model": "gpt-test",
+      [ATTR_GEN_AI_CONVERSATION_ID]: "run-1",
+      [ATTR_GEN_AI_REQUEST_STREAM]: false,
       "toolwright.step": 1,
       "gen_ai.request.top_p": 0.5,
       "gen_ai.request.top_k": 40,
@@ -194,7 +224,7 @@ describe("openTelemetry", () => {
       "gen_ai.request.presence_penalty": -0.2,
       "gen_ai.request.stop_sequences": ["END", "STOP"],
     });
-    expect(span("chat m2").attributes).toEqual({ "gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai", "gen_ai.request.model": "m2", "toolwright.step": 2 });
+    expect(span("chat m2").attributes).toEqual({ "gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai", "gen_ai.request.model": "m2", [ATTR_GEN_AI_CONVERSATION_ID]: "run-1", [ATTR_GEN_AI_REQUEST_STREAM]: false, "toolwright.step": 2 });
     expect(span("chat m3").attributes).toMatchObject({ "gen_ai.request.temperature": 0, "gen_ai.request.max_tokens": 64, "gen_ai.request.seed": 7, "gen_ai.request.stop_sequences": ["\n"] });
   });
 
@@ -457,7 +487,8 @@ describe("openTelemetry content", () => {
     ];
     const run = tracing.startRun(runStart(), undefined);
     run.startModelCall(modelStart(reads, {}, { messages, tools })).end(modelEnd(reads, { finishReasons: ["stop", "tool_calls"] }, replies));
-    run.startToolCall(toolStart(reads, {}, { q: "refund", limit: 2 })).end(toolEnd(reads, {}, '{"status":"sent"}'));
+    // The arguments are recorded at the call's end, from the end event (redacted of what is hidden then).
+    run.startToolCall(toolStart(reads, {}, { q: "refund", limit: 2 })).end(toolEnd(reads, {}, '{"status":"sent"}', { q: "refund", limit: 2 }));
     run.end(runEnd());
 
     expect(tracing.captureContent).toBe(true);
@@ -485,7 +516,8 @@ describe("openTelemetry content", () => {
     expect(JSON.parse(chat["gen_ai.output.messages"] as string)).toEqual([
       { role: "assistant", parts: [{ type: "text", content: "It was sent." }], finish_reason: "stop" },
       { role: "assistant", parts: [{ type: "tool_call", id: "call_1", name: "search", arguments: { q: "refund" } }], finish_reason: "tool_calls" },
-      { role: "assistant", parts: [{ type: "text", content: "And?" }] },
+      // Neither the reply nor the response names a reason: a text reply stopped.
+      { role: "assistant", parts: [{ type: "text", content: "And?" }], finish_reason: "stop" },
     ]);
     const toolSpan = span("execute_tool search").attributes;
     expect(toolSpan["gen_ai.tool.call.arguments"]).toBe('{"q":"refund","limit":2}');

@@ -34,7 +34,7 @@ function withContent<T extends object, C extends object>(base: T, content: C, re
 const ids = { runId: "run-1", agentName: "support" as string | undefined };
 
 export function runStart(over: Partial<RunStartEvent> = {}): RunStartEvent {
-  return { ...ids, resumed: false, stepCount: 0, model: "gpt-test", provider: "openai", startTime: T0, ...over };
+  return { ...ids, resumed: false, stepCount: 0, model: "gpt-test", provider: "openai", startTime: T0, usage: noUsage, ...over };
 }
 
 export function modelStart(
@@ -42,7 +42,7 @@ export function modelStart(
   over: Partial<Omit<ModelStartEvent, "messages" | "tools">> = {},
   content: { messages?: readonly ChatMessageJSON[]; tools?: readonly ToolSpec[] } = {},
 ): ModelStartEvent {
-  const base = { ...ids, step: 1, model: "gpt-test" as string | undefined, provider: "openai" as string | undefined, startTime: T0 + 1, generationKwargs: undefined, ...over };
+  const base = { ...ids, step: 1, model: "gpt-test" as string | undefined, provider: "openai" as string | undefined, startTime: T0 + 1, generationKwargs: undefined, stream: false, serverAddress: undefined, serverPort: undefined, ...over };
   return withContent(base, { messages: content.messages ?? [], tools: content.tools ?? [] }, reads);
 }
 
@@ -56,6 +56,7 @@ export function modelEnd(reads: Reads, over: Partial<Omit<ModelEndEvent, "replie
     responseId: undefined,
     startTime: T0 + 1,
     endTime: T0 + 2,
+    timeToFirstChunk: undefined,
     usage: undefined,
     finishReasons: [] as readonly string[],
     warnings: [] as readonly string[],
@@ -66,12 +67,12 @@ export function modelEnd(reads: Reads, over: Partial<Omit<ModelEndEvent, "replie
 }
 
 export function toolStart(reads: Reads, over: Partial<Omit<ToolStartEvent, "arguments">> = {}, args: Readonly<Record<string, unknown>> = {}): ToolStartEvent {
-  return withContent({ ...ids, step: 1, toolName: "search", toolCallId: "call_1" as string | undefined, startTime: T0 + 3, ...over }, { arguments: args }, reads);
+  return withContent({ ...ids, step: 1, toolName: "search", toolCallId: "call_1" as string | undefined, toolDescription: undefined, startTime: T0 + 3, ...over }, { arguments: args }, reads);
 }
 
-export function toolEnd(reads: Reads, over: Partial<Omit<ToolEndEvent, "result">> = {}, result = ""): ToolEndEvent {
+export function toolEnd(reads: Reads, over: Partial<Omit<ToolEndEvent, "result" | "arguments">> = {}, result = "", args: Readonly<Record<string, unknown>> = {}): ToolEndEvent {
   const base = { ...ids, step: 1, toolName: "search", toolCallId: "call_1" as string | undefined, startTime: T0 + 3, endTime: T0 + 4, ran: true, error: undefined, ...over };
-  return withContent(base, { result }, reads);
+  return withContent(base, { result, arguments: args }, reads);
 }
 
 export function runEnd(over: Partial<RunEndEvent> = {}): RunEndEvent {

@@ -41,6 +41,11 @@ export class OpenAIChatGenerator implements ChatGenerator {
     this.client = this.#connection.client;
   }
 
+  /** The client's base URL: the server traces name as `server.address` and `server.port`. */
+  get serverUrl(): string {
+    return this.client.baseURL;
+  }
+
   /**
    * This generator as data: `{ type: "OpenAIChatGenerator", options: { model, apiKey: { env }, … } }`
    * with the model, the key's environment variable (`apiKeyEnv`, else `OPENAI_API_KEY`) and every

@@ -72,6 +72,11 @@ export class OpenAIResponsesChatGenerator implements ChatGenerator {
     this.client = this.#connection.client;
   }
 
+  /** The client's base URL: the server traces name as `server.address` and `server.port`. */
+  get serverUrl(): string {
+    return this.client.baseURL;
+  }
+
   /**
    * This generator as data: `{ type: "OpenAIResponsesChatGenerator", options: { model, apiKey: { env }, … } }`,
    * as `OpenAIChatGenerator.toJSON()` writes it, with `store` and `includeEncryptedReasoning` when
