@@ -15,7 +15,10 @@ type CallKind = "lookup" | "boom" | "rotate" | "note";
 function agentFor(secrets: { first: string; second: string }, script: ChatMessage[], events: unknown[]) {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  const hooks: AgentHooks = Object.fromEntries(hookNames.map((name) => [name, (event: unknown) => void events.push([name, event])]));
+  // onToolError is the one event that is not redacted, by design (README "Redaction"): it hands the
+  // developer's hook the original error. Its own tests are in toolErrorEvent.test.ts.
+  const redacted = hookNames.filter((name) => name !== "onToolError");
+  const hooks: AgentHooks = Object.fromEntries(redacted.map((name) => [name, (event: unknown) => void events.push([name, event])]));
   const lookup = new Tool({
     name: "lookup",
     description: "Looks a topic up with the account's token.",
