@@ -67,7 +67,9 @@ export function linearPatternProblem(pattern: string): string | undefined {
  */
 export const linearRegExp: RegExpEngine = Object.assign((pattern: string): RegExpLike => {
   const regex = compileLinear(pattern);
-  return { test: (text: string) => regex.test(text) };
+  // ajv tells compiled patterns apart by their toString(): each must give its own.
+  const matcher: RegExpLike & { toString(): string } = { test: (text: string) => regex.test(text), toString: () => `re2:${pattern}` };
+  return matcher;
 }, { code: "linearRegExp" });
 
 /** The linear-time test of one pattern (a JSON Schema `pattern`: found anywhere in the string). */
