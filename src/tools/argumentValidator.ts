@@ -8,7 +8,7 @@ import { limits } from "../util/limits";
 import { truncateForEcho } from "../util/truncate";
 import type { JsonSchema } from "./jsonSchema";
 import type { LoadedAjv } from "./loadAjv";
-import { findUnsupportedPattern, schemaPatterns, UnsupportedPatternError } from "./linearPattern";
+import { findUnsupportedPattern, linearRegExp, schemaPatterns, UnsupportedPatternError } from "./linearPattern";
 import { metaSchemaId } from "./metaSchemaValidator";
 import { stripOptionalNulls } from "./stripOptionalNulls";
 import type { ArgumentValidator } from "./validation";
@@ -75,7 +75,7 @@ function compileLinear(instance: LoadedAjv, schema: JsonSchema): ValidateFunctio
   if (schemaPatterns(schema).length === 0) return instance.ajv.compile(schema);
   const unsupported = findUnsupportedPattern(schema);
   if (unsupported) throw unsupported;
-  return instance.linear().compile(schema);
+  return instance.linear(linearRegExp).compile(schema);
 }
 
 // A validator compiled on first use; an invalid schema is a ConfigurationError naming the tool.

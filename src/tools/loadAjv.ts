@@ -1,7 +1,7 @@
 import type Ajv2020 from "ajv/dist/2020";
 import type { Options, ValidateFunction } from "ajv/dist/2020";
+import type { RegExpEngine } from "ajv/dist/types";
 import type addFormats from "ajv-formats";
-import { linearRegExp } from "./linearPattern";
 import { metaSchemaValidator } from "./metaSchemaValidator";
 
 /**
@@ -20,8 +20,8 @@ export const ajvOptions: Options = { allErrors: true, verbose: true, strict: fal
 export interface LoadedAjv {
   /** For schemas of the code (codegen's, zod's): patterns run as `RegExp`. */
   readonly ajv: Ajv2020;
-  /** For schemas from outside the code (MCP servers, definitions, JSON Schema parameters): patterns run on RE2, in linear time. */
-  linear(): Ajv2020;
+  /** For schemas from outside the code (MCP servers, definitions, JSON Schema parameters): patterns run on `regExp` (RE2, in linear time); made on first use. */
+  linear(regExp: RegExpEngine): Ajv2020;
   /** The validator of the 2020-12 meta-schema. */
   metaSchema(): ValidateFunction;
 }
@@ -40,10 +40,10 @@ export function loadAjv(): LoadedAjv {
   formats(ajv);
   let meta: ValidateFunction | undefined;
   let linear: Ajv2020 | undefined;
-  const makeLinear = () => {
-    const instance = new Ajv({ ...ajvOptions, code: { regExp: linearRegExp } });
+  const makeLinear = (regExp: RegExpEngine) => {
+    const instance = new Ajv({ ...ajvOptions, code: { regExp } });
     formats(instance);
     return instance;
   };
-  return { ajv, linear: () => (linear ??= makeLinear()), metaSchema: () => (meta ??= metaSchemaValidator(ajv)) };
+  return { ajv, linear: (regExp) => (linear ??= makeLinear(regExp)), metaSchema: () => (meta ??= metaSchemaValidator(ajv)) };
 }
