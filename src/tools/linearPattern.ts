@@ -48,15 +48,36 @@ function compileLinear(pattern: string): RE2JS {
 
 /** Why RE2 cannot run `pattern`, in plain words, or undefined when it can. */
 export function linearPatternProblem(pattern: string): string | undefined {
+  // Checked before RE2 reads it: its translation of JavaScript syntax would read `\k<name>` as
+  // the letters "k<name>" instead of refusing it.
+  const unsupported = backtrackingOnlySyntax(pattern);
+  if (unsupported) return `RE2 has no ${unsupported}`;
   try {
     compileLinear(pattern);
     return undefined;
   } catch (error) {
-    const message = (error as Error).message;
-    if (/\(\?<?[=!]/.test(pattern)) return "RE2 has no lookahead or lookbehind";
-    if (/\\[1-9]|\\k</.test(pattern)) return "RE2 has no backreferences";
-    return `RE2 refuses it: ${message}`;
+    return `RE2 refuses it: ${(error as Error).message}`;
   }
+}
+
+// Lookaround and backreferences outside a character class (where they are not syntax), skipping escapes.
+function backtrackingOnlySyntax(pattern: string): string | undefined {
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") {
+      const next = pattern[i + 1] ?? "";
+      if (!inClass && (/[1-9]/.test(next) || (next === "k" && pattern[i + 2] === "<"))) return "backreferences";
+      i += 1;
+    } else if (inClass) {
+      if (c === "]") inClass = false;
+    } else if (c === "[") {
+      inClass = true;
+    } else if (c === "(" && pattern[i + 1] === "?" && (/[=!]/.test(pattern[i + 2] ?? "") || (pattern[i + 2] === "<" && /[=!]/.test(pattern[i + 3] ?? "")))) {
+      return "lookahead or lookbehind";
+    }
+  }
+  return undefined;
 }
 
 /**
