@@ -59,6 +59,17 @@ describe("patterns from data", () => {
     expect(outcome.output).toEqual({ nested: "aa", alternation: "a", overlap: "xxy", words: "ok then" });
   }, 90_000);
 
+  it("checks every string format of ajv-formats and zod against long adversarial strings without stalling", async () => {
+    // The formats' regular expressions are the libraries' own (not from data); the inputs are hostile.
+    // ajv accepts some of them where the format allows such text (a URI reference, a valid regex,
+    // formats it only annotates); zod checks only the formats it knows and takes the others as plain strings.
+    const outcome = await runBounded<{ checks: number; ajvAccepted: string[]; zodAccepted: number }>(scenarios, "formats", []);
+
+    expect(outcome.checks).toBe(26 * 12 * 2);
+    expect(outcome.ajvAccepted).toEqual(["uri-reference", "uri-template", "regex", "int32", "int64", "float", "double", "password", "binary"]);
+    expect(outcome.zodAccepted).toBe(182);
+  }, 90_000);
+
   it.each([
     ["(?=a)b", "RE2 has no lookahead or lookbehind"],
     ["(?<!a)b", "RE2 has no lookahead or lookbehind"],
