@@ -22,6 +22,10 @@
 // file the 2020-12 meta-schema's validator is ajv's standalone code, compiled here with the runtime's
 // options, instead of being compiled at run time (~20 ms and ~6 MiB at the first call of a `new Tool`).
 //
+// re2js (RE2 in JavaScript: linear-time matching for the patterns of schemas from outside the code)
+// goes into a third file, dist/re2.js (with src/tools/loadRe2), which is required only when such a
+// schema with a pattern is compiled: most apps never load it. Bundled like ajv, so a devDependency.
+//
 // The entry files end with `0 && (module.exports = { ... })`, the form Node's CommonJS export lexer
 // reads, so an ES module can `import { Agent } from "toolwright"` by name.
 import { build } from "esbuild";
@@ -37,6 +41,14 @@ const ajvChunk = {
   name: "ajv-chunk",
   setup(build) {
     build.onResolve({ filter: /\/loadAjv$/ }, () => ({ path: "./ajv.js", external: true }));
+  },
+};
+
+/** Makes the runtime and ajv bundles require dist/re2.js where the source requires ./loadRe2. */
+const re2Chunk = {
+  name: "re2-chunk",
+  setup(build) {
+    build.onResolve({ filter: /\/loadRe2$/ }, () => ({ path: "./re2.js", external: true }));
   },
 };
 
@@ -62,7 +74,18 @@ const precompiledMetaSchema = {
 };
 
 await build({
-  plugins: [precompiledMetaSchema],
+  entryPoints: [join(dist, "src/tools/loadRe2.js")],
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  legalComments: "none",
+  outfile: join(dist, "re2.js"),
+  logLevel: "warning",
+});
+
+await build({
+  plugins: [precompiledMetaSchema, re2Chunk],
   entryPoints: [join(dist, "src/tools/loadAjv.js")],
   bundle: true,
   platform: "node",
@@ -74,7 +97,7 @@ await build({
 });
 
 await build({
-  plugins: [ajvChunk],
+  plugins: [ajvChunk, re2Chunk],
   stdin: {
     contents: Object.entries(entries).map(([name, path]) => `exports.${name} = () => require(${JSON.stringify(path)});`).join("\n"),
     resolveDir: dist,

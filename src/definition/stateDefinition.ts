@@ -5,12 +5,15 @@ import { mergeLists, type MergeHandler, replaceValues } from "../state/mergeHand
 import { chatMessageSchemaOf, type StateSchema } from "../state/stateSchema";
 import { isZodArray, type ZodSchema } from "../state/zodIntrospection";
 import { compileJsonSchema } from "../tools/argumentValidator";
+import { UnsupportedPatternError } from "../tools/linearPattern";
 import type { JsonSchema } from "../tools/jsonSchema";
 import { canonicalJson } from "../util/canonicalJson";
 import { zod } from "../util/lazyZod";
 import { setOwn } from "../util/ownProperty";
 import type { StateKeyDefinition } from "./agentDefinition";
 import { type AgentRegistry, nameOf, registered, registeredNames } from "./agentRegistry";
+import { linearZodType } from "./linearZodType";
+import { findRecursiveReference } from "./recursiveReference";
 
 /** The merge handlers every definition may name. */
 export const builtInHandlers: ReadonlyMap<string, MergeHandler> = new Map<string, MergeHandler>([
@@ -70,15 +73,28 @@ function typedKey(typed: StateSchema, key: string, type: JsonSchema, path: (stri
   return own.type as ZodSchema;
 }
 
-/** A state key's JSON Schema as a zod type; an invalid schema is a DefinitionError at `path`. */
+/**
+ * A state key's JSON Schema as a zod type, its patterns matched in linear time; an invalid schema,
+ * a pattern RE2 cannot run or a schema that refers to itself is a DefinitionError at `path`.
+ */
 export function zodTypeOf(type: JsonSchema, path: (string | number)[]): ZodSchema {
   try {
     compileJsonSchema(type, "user");
   } catch (error) {
+    if (error instanceof UnsupportedPatternError) {
+      throw new DefinitionError([...path, ...error.schemaPath], `is ${JSON.stringify(error.pattern)}, a pattern that cannot be matched in linear time (${error.detail}): the patterns of a definition run on RE2 so that no input can stall the process; rewrite it without lookaround or backreferences.`, { cause: error });
+    }
     throw new DefinitionError(path, `is not a valid JSON Schema (draft 2020-12): ${(error as Error).message}.`, { cause: error });
   }
+  const recursive = findRecursiveReference(type);
+  if (recursive) {
+    throw new DefinitionError(
+      [...path, ...recursive.path],
+      `is ${JSON.stringify(recursive.ref)}, a reference to a schema that contains it: a type of a definition cannot refer to itself (zod cannot check such a type, every run would fail); write the nesting out to the depth you need, or use { type: object } there.`,
+    );
+  }
   try {
-    return zod().fromJSONSchema(type as z.core.JSONSchema.JSONSchema) as ZodSchema;
+    return linearZodType(type);
   } catch (error) {
     throw new DefinitionError(path, `is a JSON Schema zod cannot turn into a type: ${(error as Error).message}; use the JSON Schema keywords of plain data (type, properties, items, enum, …).`, { cause: error });
   }

@@ -4,6 +4,7 @@ import type { ConfirmationPolicy } from "../hitl/confirmationTypes";
 import type { JsonSchema } from "../tools/jsonSchema";
 import { Tool, type ToolContext, type ToolProgress, toolInternals } from "../tools/tool";
 import { type ToolLeftOut, Toolset } from "../tools/toolset";
+import { UnsupportedPatternError } from "../tools/linearPattern";
 import { linkedAbort } from "../util/abort";
 import { Semaphore } from "../util/semaphore";
 import { isUnreachable, mcpCallError } from "./mcpCallError";
@@ -172,6 +173,11 @@ export class McpToolset extends Toolset {
         tools.push(this.#tool(name, info, Object.hasOwn(perTool, info.name) ? perTool[info.name]! : {}));
         byModelName.set(name, info.name);
       } catch (error) {
+        if (error instanceof UnsupportedPatternError) {
+          // The server's to fix, not the app's: the tool is left out even at connect.
+          this.#warn({ code: "unusable", tool: info.name, message: `${this.#subject}: the server's tool '${info.name}' has an input schema whose ${error.message}: patterns from a server run on RE2 so that no input can stall the process; it is left out, the other tools are used.` });
+          continue;
+        }
         if (atConnect || !(error instanceof ConfigurationError)) throw error;
         const code = error.message.includes("both become") ? "nameClash" : "unusable";
         this.#warn({ code, tool: info.name, message: `${error.message.slice(0, -1)}; it is left out, the other tools are used.` });
@@ -210,6 +216,7 @@ export class McpToolset extends Toolset {
       return tool;
     } catch (error) {
       if (!(error instanceof ConfigurationError)) throw error;
+      if (error.cause instanceof UnsupportedPatternError) throw error.cause;
       throw new ConfigurationError(this.#subject, `${this.#subject}: the server's tool '${info.name}' cannot be used: ${error.message} Fix its options or leave it out with exclude.`, { cause: error });
     }
   }

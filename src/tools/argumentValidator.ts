@@ -8,6 +8,7 @@ import { limits } from "../util/limits";
 import { truncateForEcho } from "../util/truncate";
 import type { JsonSchema } from "./jsonSchema";
 import type { LoadedAjv } from "./loadAjv";
+import { findUnsupportedPattern, linearRegExp, schemaPatterns, UnsupportedPatternError } from "./linearPattern";
 import { metaSchemaId } from "./metaSchemaValidator";
 import { stripOptionalNulls } from "./stripOptionalNulls";
 import type { ArgumentValidator } from "./validation";
@@ -15,14 +16,17 @@ import type { ArgumentValidator } from "./validation";
 export type { ArgumentValidator, ValidationOutcome } from "./validation";
 
 /**
- * Where a schema comes from: `user` schemas (`new Tool`, zod's JSON form) are checked against the
- * JSON Schema meta-schema before they are compiled; `generated` ones (written by `toolwright
- * codegen`, which only writes valid schemas) are compiled as they are.
+ * Where a schema comes from. `user`: from outside the code (an MCP server's, a definition's, a
+ * JSON Schema given to `new Tool`), checked against the JSON Schema meta-schema, its patterns
+ * matched by RE2 in linear time (one RE2 cannot run is refused). `code`: zod's JSON form of a zod
+ * schema in the code, checked against the meta-schema, its patterns run as `RegExp` (zod runs the
+ * same `RegExp` anyway). `generated`: written by `toolwright codegen`, which only writes valid
+ * schemas, compiled as it is, its patterns (from template literal types) run as `RegExp`.
  */
-export type SchemaOrigin = "user" | "generated";
+export type SchemaOrigin = "user" | "code" | "generated";
 
 let loaded: LoadedAjv | undefined;
-const byIdentity = new WeakMap<object, ValidateFunction>();
+const byIdentity: Record<SchemaOrigin, WeakMap<object, ValidateFunction>> = { user: new WeakMap(), code: new WeakMap(), generated: new WeakMap() };
 // Identical schemas (fifty tools taking { a: number, b: number }) share one compiled validator.
 const byText = new Map<string, ValidateFunction>();
 
@@ -44,22 +48,34 @@ function checkAgainstMetaSchema({ ajv, metaSchema }: LoadedAjv, schema: JsonSche
 }
 
 /**
- * Compiles a JSON Schema once (cached by identity and by its JSON text, keys in their order). A `user` schema is first
- * checked against the meta-schema. Throws ajv's error for an invalid schema.
+ * Compiles a JSON Schema once (cached by origin and identity, and by its JSON text, keys in their
+ * order). A `user` or `code` schema is first checked against the meta-schema; a `user` schema's
+ * patterns then run on RE2 (see SchemaOrigin). Throws ajv's error for an invalid schema, and an
+ * `UnsupportedPatternError` for a `user` schema with a pattern RE2 cannot run.
  */
 export function compileJsonSchema(schema: JsonSchema, origin: SchemaOrigin = "user"): ValidateFunction {
-  let validate = byIdentity.get(schema);
+  const cache = byIdentity[origin];
+  let validate = cache.get(schema);
   if (validate) return validate;
   const text = `${origin}\u0000${JSON.stringify(schema)}`;
   validate = byText.get(text);
   if (!validate) {
     const instance = sharedAjv();
-    if (origin === "user") checkAgainstMetaSchema(instance, schema);
-    validate = instance.ajv.compile(schema);
+    if (origin !== "generated") checkAgainstMetaSchema(instance, schema);
+    validate = origin === "user" ? compileLinear(instance, schema) : instance.ajv.compile(schema);
     byText.set(text, validate);
   }
-  byIdentity.set(schema, validate);
+  cache.set(schema, validate);
   return validate;
+}
+
+// A schema without patterns compiles as it always did; one with patterns on the RE2 instance (only
+// then is re2js loaded), each pattern checked first, so a refusal names it and its place.
+function compileLinear(instance: LoadedAjv, schema: JsonSchema): ValidateFunction {
+  if (schemaPatterns(schema).length === 0) return instance.ajv.compile(schema);
+  const unsupported = findUnsupportedPattern(schema);
+  if (unsupported) throw unsupported;
+  return instance.linear(linearRegExp).compile(schema);
 }
 
 // A validator compiled on first use; an invalid schema is a ConfigurationError naming the tool.
@@ -70,6 +86,9 @@ function lazyValidator(schema: JsonSchema, origin: SchemaOrigin, subject: string
       try {
         validate = compileJsonSchema(schema, origin);
       } catch (error) {
+        if (error instanceof UnsupportedPatternError) {
+          throw new ConfigurationError(subject, `${subject} has parameters whose ${error.message}: the patterns of a JSON Schema run on RE2 so that no input can stall the process; rewrite the pattern without lookaround or backreferences, or pass a zod object.`, { cause: error });
+        }
         throw new ConfigurationError(subject, `${subject} has parameters that are not a valid JSON Schema: ${(error as Error).message}. Fix the schema, or pass a zod object.`, { cause: error });
       }
     }
@@ -144,7 +163,7 @@ export function zodArgumentValidator(schema: ZodSchema, jsonForm: JsonSchema): A
 // zod can emit JSON Schema that ajv does not compile (a pattern only JavaScript accepts, …); zod alone then checks.
 function compileOrUndefined(schema: JsonSchema): ValidateFunction | undefined {
   try {
-    return compileJsonSchema(schema);
+    return compileJsonSchema(schema, "code");
   } catch {
     return undefined;
   }

@@ -1,6 +1,6 @@
 import { toJsonValue } from "../state/jsonCodec";
 import { isPlainObject } from "../util/isPlainObject";
-import { compileJsonSchema } from "./argumentValidator";
+import { compileJsonSchema, type SchemaOrigin } from "./argumentValidator";
 import type { JsonSchema } from "./jsonSchema";
 
 /** A parameter that `inputsFromState` fills, as the tool declared it. */
@@ -9,16 +9,18 @@ export interface InjectedParameter {
   readonly required: boolean;
   /** The parameter's JSON Schema, when the tool declared a type for it. */
   readonly schema: JsonSchema | undefined;
+  /** Where the schema comes from (how its patterns run). */
+  readonly origin: SchemaOrigin;
 }
 
 /** The declared requiredness and type of each injected parameter, by parameter name. */
-export function injectedParameters(schema: JsonSchema, names: ReadonlySet<string>): ReadonlyMap<string, InjectedParameter> {
+export function injectedParameters(schema: JsonSchema, names: ReadonlySet<string>, origin: SchemaOrigin): ReadonlyMap<string, InjectedParameter> {
   const required = new Set(schema.required ?? []);
   const out = new Map<string, InjectedParameter>();
   for (const name of names) {
     const declared = schema.properties && Object.hasOwn(schema.properties, name) ? schema.properties[name] : undefined;
     const typed = declared !== undefined && Object.keys(declared).some((k) => k !== "description");
-    out.set(name, { required: required.has(name), schema: typed ? declared : undefined });
+    out.set(name, { required: required.has(name), schema: typed ? declared : undefined, origin });
   }
   return out;
 }
@@ -38,7 +40,7 @@ export function injectionProblem(parameter: InjectedParameter, value: unknown): 
   } catch {
     return undefined;
   }
-  const validate = compileJsonSchema(parameter.schema);
+  const validate = compileJsonSchema(parameter.schema, parameter.origin);
   if (validate(json)) return undefined;
   const expected = typeOf(parameter.schema);
   return `holds ${kindOf(value)}${expected ? `, but the parameter takes ${expected}` : ", which does not match the parameter's type"}`;

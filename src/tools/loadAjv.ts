@@ -1,5 +1,6 @@
 import type Ajv2020 from "ajv/dist/2020";
 import type { Options, ValidateFunction } from "ajv/dist/2020";
+import type { RegExpEngine } from "ajv/dist/types";
 import type addFormats from "ajv-formats";
 import { metaSchemaValidator } from "./metaSchemaValidator";
 
@@ -17,7 +18,10 @@ export const ajvOptions: Options = { allErrors: true, verbose: true, strict: fal
 
 /** What the runtime validates with: ajv (JSON Schema 2020-12) with ajv-formats, and the meta-schema's validator. */
 export interface LoadedAjv {
+  /** For schemas of the code (codegen's, zod's): patterns run as `RegExp`. */
   readonly ajv: Ajv2020;
+  /** For schemas from outside the code (MCP servers, definitions, JSON Schema parameters): patterns run on `regExp` (RE2, in linear time); made on first use. */
+  linear(regExp: RegExpEngine): Ajv2020;
   /** The validator of the 2020-12 meta-schema. */
   metaSchema(): ValidateFunction;
 }
@@ -35,5 +39,11 @@ export function loadAjv(): LoadedAjv {
   const ajv = new Ajv(ajvOptions);
   formats(ajv);
   let meta: ValidateFunction | undefined;
-  return { ajv, metaSchema: () => (meta ??= metaSchemaValidator(ajv)) };
+  let linear: Ajv2020 | undefined;
+  const makeLinear = (regExp: RegExpEngine) => {
+    const instance = new Ajv({ ...ajvOptions, code: { regExp } });
+    formats(instance);
+    return instance;
+  };
+  return { ajv, linear: (regExp) => (linear ??= makeLinear(regExp)), metaSchema: () => (meta ??= metaSchemaValidator(ajv)) };
 }

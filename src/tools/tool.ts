@@ -202,7 +202,7 @@ function buildParameters(subject: string, parameters: unknown, injected: Set<str
     checkInjectedNames(subject, injected, Object.keys(zodObject.shape));
     const visible = (injected.size > 0 ? zodObject.omit(Object.fromEntries([...injected].map((k) => [k, true])) as Record<string, true & never>) : zodObject).strict();
     const modelSchema = jsonSchemaOfZod(subject, visible);
-    const declared = injected.size > 0 ? injectedParameters(jsonSchemaOfZod(subject, zodObject), injected) : new Map();
+    const declared = injected.size > 0 ? injectedParameters(jsonSchemaOfZod(subject, zodObject), injected, "code") : new Map();
     return { modelSchema, validator: zodArgumentValidator(visible, modelSchema), injected: declared };
   }
   if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
@@ -215,7 +215,7 @@ function buildParameters(subject: string, parameters: unknown, injected: Set<str
   checkInjectedNames(subject, injected, Object.keys(schema.properties ?? {}));
   const modelSchema = withoutProperties(schema, injected);
   // Compiled on the tool's first call: defining tools costs nothing at start-up.
-  return { modelSchema, validator: jsonSchemaValidator(modelSchema, subject, origin), injected: injectedParameters(schema, injected) };
+  return { modelSchema, validator: jsonSchemaValidator(modelSchema, subject, origin), injected: injectedParameters(schema, injected, origin) };
 }
 
 function checkInjectedNames(subject: string, injected: Set<string>, properties: string[]): void {

@@ -1,7 +1,8 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node } from "yaml";
 import { DefinitionError } from "../errors";
 import { locateYamlPath, type LocateOptions } from "./locateYamlPath";
-import { yamlLimits } from "./yamlLimits";
+import { depthLimitReason, yamlLimits } from "./yamlLimits";
+import { deepNestingOffset } from "./yamlNestingScan";
 import { type YamlPosition, YamlSource } from "./yamlSource";
 import { yamlSyntaxError } from "./yamlSyntaxError";
 import { yamlToData } from "./yamlToData";
@@ -42,6 +43,9 @@ export function readYamlDefinition(text: string, file: string): YamlDefinition {
     throw new DefinitionError([], reason).at({ file, line: 1, column: 1 });
   }
   const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  // Before the parser, whose time grows faster than the text with nesting.
+  const deep = deepNestingOffset(body, yamlLimits.maxDepth);
+  if (deep !== undefined) throw new DefinitionError([], depthLimitReason).at({ file, ...positionOf(body, deep) });
   const source = new YamlSource(body, file);
   const document = parseDocument(body, {
     lineCounter: source.lineCounter,
@@ -80,6 +84,17 @@ function notAMappingReason(root: Node | null): string {
   const value = isScalar(root) ? root.value : root;
   const kind = isSeq(value) ? "a sequence" : value === null ? "null" : typeof value === "string" ? "a string" : typeof value === "number" ? "a number" : typeof value === "boolean" ? "a boolean" : "an alias";
   return `is ${kind}, not a mapping; ${fix}.`;
+}
+
+// The line and column of an offset, counted without the parser's line index (it has not run).
+function positionOf(text: string, offset: number): YamlPosition {
+  let line = 1;
+  let start = 0;
+  for (let at = text.indexOf("\n"); at >= 0 && at < offset; at = text.indexOf("\n", at + 1)) {
+    line += 1;
+    start = at + 1;
+  }
+  return { line, column: offset - start + 1 };
 }
 
 function count(n: number): string {

@@ -47,6 +47,23 @@ describe("what importing and running toolwright loads (issue #11)", () => {
     expect(loaded).not.toContain("zod");
     expect(loaded).toContain("toolwright:ajv.js");
     expect(loaded).not.toContain("ajv");
+    expect(loaded).not.toContain("toolwright:re2.js");
+  });
+
+  it("loads the bundled RE2 (dist/re2.js) when a JSON Schema with a pattern is compiled, and matches with it", () => {
+    const script = `
+      const { Agent, ChatMessage, Tool } = require("toolwright");
+      const { ScriptedChatGenerator, toolCallReply } = require("toolwright/testing");
+      const code = new Tool({ name: "code", description: "Code.", parameters: { type: "object", properties: { c: { type: "string", pattern: "^(a+)+$" } }, required: ["c"] }, function: ({ c }) => c });
+      const model = new ScriptedChatGenerator([toolCallReply(["code", { c: "a".repeat(5000) + "!" }], ["code", { c: "aaa" }]), ChatMessage.fromAssistant("done")]);
+      const result = await new Agent({ chatGenerator: model, tools: [code] }).run({ messages: [ChatMessage.fromUser("go")] });
+      const results = result.messages.filter((m) => m.role === "tool").map((m) => m.toolCallResult.error);
+      if (JSON.stringify(results) !== "[true,false]") throw new Error("unexpected results " + JSON.stringify(results));`;
+
+    const loaded = loadedPackages(script);
+
+    expect(loaded).toContain("toolwright:re2.js");
+    expect(loaded).not.toContain("re2js");
   });
 
   it("loads zod when chatMessageSchema is first read", () => {
