@@ -121,7 +121,7 @@ export class RunQueue {
   /**
    * The run's events from Redis, on any replica, in order: the chunks, then the end of the current
    * leg (`paused`, `result`, `failed` or `cancelled`), after which the iteration ends; following a
-   * leg that has ended (`after` its last event) ends at once. Each entry has its stream id; pass the
+   * finished run after its last event ends at once (a paused one waits for its resume). Each entry has its stream id; pass the
    * last one seen as `after` to continue without loss or repeats. An `after` that is not a stream id,
    * or later than the run's last event, is refused with ConfigurationError; RunWaitError ends it when
    * Redis does not answer in time or `timeoutMs` passes.
@@ -231,8 +231,9 @@ export class RunQueue {
     return current.status === "done" || current.status === "failed" || current.status === "cancelled" ? current.outcome : undefined;
   }
 
-  // Follows the stream after `after` to the end of the current leg. A run that is neither queued nor
-  // running has ended its leg: what the stream holds after `after` is yielded, and no more is awaited.
+  // Follows the stream after `after` to the end of the current leg. A finished run (done, failed,
+  // cancelled) gets no more events: what its stream holds after `after` is yielded, and no more is
+  // awaited. A paused run's stream goes on after a resume, so following it waits for one.
   async *#follow(runId: string, after: string, deadline: RedisDeadline, pollMs: number): AsyncGenerator<RunEventEntry, void, undefined> {
     const key = this.#store.keys.events(runId);
     const reader = newRedisClient(this.#options.connection);
@@ -245,7 +246,7 @@ export class RunQueue {
         if (check) {
           const current = await deadline.wait(this.#store.outcome(runId));
           if (!current) throw notFound(runId, "RunQueue.events");
-          if (current.status !== "queued" && current.status !== "running") {
+          if (current.status === "done" || current.status === "failed" || current.status === "cancelled") {
             for (;;) {
               const rest = (await deadline.wait(this.#store.redis.xread("COUNT", 500, "STREAMS", key, after))) as StreamBatch;
               if (!rest) return;
@@ -320,7 +321,7 @@ function checkTimeout(value: unknown, fallback: number, subject: string, option:
 }
 
 function notFound(runId: string, subject: string): RunNotFoundError {
-  return new RunNotFoundError(runId, `${subject}: there is no run '${runId}'; it was never started, or it ended or stayed paused longer than its time to live (finishedTtlMs, pausedTtlMs).`);
+  return new RunNotFoundError(runId, `${subject}: there is no run '${runId}'; it was never started, or it ended, stayed paused or made no progress longer than its time to live (finishedTtlMs, pausedTtlMs, activeTtlMs).`);
 }
 
 function notPaused(runId: string, status: string): RunStateError {
