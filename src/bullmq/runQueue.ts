@@ -58,9 +58,10 @@ export class RunQueue {
   #closed: Promise<void> | undefined;
 
   constructor(options: RunQueueOptions) {
+    // Checked before the store opens its Redis connection, so that a configuration error leaves nothing open.
+    this.#requestTimeoutMs = checkTimeout(typeof options === "object" && options !== null ? options.requestTimeoutMs : undefined, 10_000, "RunQueue", "requestTimeoutMs");
     this.#store = new RunStore(options, "RunQueue");
     this.#options = options;
-    this.#requestTimeoutMs = checkTimeout(options.requestTimeoutMs, 10_000, "RunQueue", "requestTimeoutMs");
     const { Queue: BullQueue } = require("bullmq") as typeof import("bullmq");
     this.#queue = new BullQueue<RunJobData>(this.#store.queueName, { connection: bullmqConnection(options.connection), prefix: this.#store.prefix });
   }
