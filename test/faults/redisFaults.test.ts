@@ -147,7 +147,7 @@ describe("toolwright/bullmq under faults", () => {
         for (const worker of started) workers.delete(worker);
       } else {
         // Known gap: a worker process whose Redis came back empty does not close on SIGTERM within 15 s
-        // (BullMQ's close waits on jobs Redis no longer has); the control measures lost runs only.
+        // (not diagnosed yet); the control measures lost runs only.
         for (const worker of started) worker.child.kill("SIGKILL");
         await Promise.all(started.map((worker) => worker.stop()));
         for (const worker of started) workers.delete(worker);
