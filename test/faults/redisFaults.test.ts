@@ -130,6 +130,48 @@ describe("toolwright/bullmq under faults", () => {
     await stopWorkers([frozen!, other!]);
   }, 60_000);
 
+  it("keeps a frozen worker's late checkpoint from cancelling a run another worker moved on (paused, then resumed and queued)", async () => {
+    const name = "fence";
+    const redis = await redisFor();
+    const queue = queueOn(redis, name);
+    const admin = new Redis({ host: redis.host, port: redis.port });
+    try {
+      const env = { CONCURRENCY: 1, LOCK_MS: 500, TOOL_DELAY_MS: 1000, CONFIRM: 1 };
+      const frozen = await startWorker(redis, side, name, env);
+      workers.add(frozen);
+      const runId = await queue.start({ messages: [ChatMessage.fromUser("steps:2 tag:fence-0")] }, { runId: "fence-0" });
+      expect(await queue.result(runId, { timeoutMs: 10_000 })).toMatchObject({ status: "paused", pendingConfirmations: [{ toolCallId: "call-1" }] });
+      await queue.resume(runId, { "call-1": { action: "confirm" } });
+      // The frozen worker is inside call-1 (it takes 1 s) when it stops.
+      const workerId = frozen.ready[1]!;
+      await until(async () => (await admin.get(`toolwright:${name}:${runId}.leg1:lock`))?.startsWith(`${workerId}:`) === true, "the first worker runs the resumed step");
+      await sleep(400); // into the 1 s of call-1: its claim, record read and checkpoint are behind it
+      frozen.child.kill("SIGSTOP");
+      try {
+        // Another worker takes the step after the lock ran out, runs it, and the run pauses at call-2;
+        // that worker leaves, and the run is resumed: it is queued when the frozen worker continues.
+        const other = await startWorker(redis, side, name, env);
+        workers.add(other);
+        expect(await queue.result(runId, { timeoutMs: 15_000 })).toMatchObject({ status: "paused", pendingConfirmations: [{ toolCallId: "call-2" }] });
+        await stopWorkers([other]);
+        workers.delete(other);
+        await queue.resume(runId, { "call-2": { action: "confirm" } });
+        expect(await admin.hget(`toolwright:${name}:run:${runId}`, "status")).toBe("queued");
+      } finally {
+        frozen.child.kill("SIGCONT");
+      }
+      // Its late checkpoint of call-1 is refused (the step is not its own any more); it then takes the queued step itself.
+      const outcome = await queue.result(runId, { timeoutMs: 15_000 });
+      expect(outcome.status).toBe("done");
+      expect(outcome.status === "done" && ChatMessage.fromJSON(outcome.result.lastMessage).text).toBe("done 2 fence-0");
+      // call-1 was in flight on the frozen worker and ran again on the other: twice, with one idempotency key.
+      expect(await sideClient.mget(`side:${runId}:1:call-1`, `side:${runId}:2:call-2`)).toEqual(["2", "1"]);
+      await stopWorkers([frozen]);
+    } finally {
+      admin.disconnect();
+    }
+  }, 60_000);
+
   it("loses nothing when Redis is SIGKILLed and restarted from its AOF (appendonly yes), and loses runs without it", async () => {
     const measured: Record<string, FaultCounts> = {};
     for (const appendOnly of [true, false]) {
