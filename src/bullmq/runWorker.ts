@@ -33,7 +33,8 @@ export interface RunWorkerOptions<S extends StateSchema> extends RunStoreOptions
   stalledIntervalMs?: number;
   /**
    * How many times a leg's job (from start or a resume to the next pause or end; it carries every
-   * step of the leg) may be lost before the run fails. Default 3. A worker stalled longer than
+   * step of the leg) may be lost before BullMQ fails it; `RunQueue.recover()` then continues the run
+   * from its last checkpoint. Default 3. A worker stalled longer than
    * `lockDurationMs` (a blocked event loop) looks lost too, and its step may then run twice.
    */
   maxStalledCount?: number;
@@ -77,11 +78,12 @@ export class RunWorker<S extends StateSchema = StateSchema> {
         ...settings,
       },
     );
-    // A leg's job BullMQ gave up on (lost more than maxStalledCount times, or its Redis writes failed
-    // on every attempt) ends its run as failed rather than leaving it running. An attempt that will
-    // be retried is not the end. When this write fails too, requeue() or recover() continues the run.
+    // A leg's job this worker failed for good (its Redis writes failed on every attempt) ends its run
+    // as failed rather than leaving it running; an attempt that BullMQ retries has no finishedOn.
+    // When this write fails too, or BullMQ failed the job elsewhere (lost more than maxStalledCount
+    // times, which emits no worker event), requeue() or recover() continues the run.
     this.#worker.on("failed", (job, error) => {
-      if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+      if (!job?.finishedOn) return;
       const failure: RunFailure = { name: error.name, message: `the step could not be completed: ${error.message}` };
       const leg = legOf(job.id);
       if (leg !== undefined) void this.#store.finish(job.data.runId, { leg }, { status: "failed", error: failure }, { type: "failed", error: failure }).catch(() => undefined);
