@@ -17,6 +17,8 @@ const typescript: Config = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
+  // The fault suite runs on its own: `npm run test:faults` (jest.faults.config.ts).
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/faults/"],
   transform: {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", diagnostics: false }],
   },

@@ -8,18 +8,19 @@
 //   TOOL_DELAY_MS  how long each `record` call takes                               default 0
 //   MAX_STALLED    maxStalledCount                                                  default 3 (RunWorker's)
 //   CONFIRM        "1": every `record` call waits for a decision (DeferredConfirmationStrategy)
+//   SIDE_PORT      the port of the side store's Redis (the fault tests keep it out of the faults) default REDIS_PORT
 //
-// The model is scripted and deterministic for any run: a run whose first user message says
-// "steps:N" calls `record({ n })` with call id `call-<n>` for n = 1..N, one call per step, then
-// answers "done N" (followed by " <tag>" when the message also says "tag:<tag>", so that a test can
-// tell runs with the same N apart). `record` waits TOOL_DELAY_MS, then INCRs `side:<idempotencyKey>` in Redis (a side
+// The model is CountingModel (countingModel.ts): a run whose first user message says "steps:N" calls
+// `record({ n })` with call id `call-<n>` for n = 1..N, one call per step, then answers "done N"
+// (" <tag>" added for "tag:<tag>"). `record` waits TOOL_DELAY_MS, then INCRs `side:<idempotencyKey>` in Redis (a side
 // store: how often each call's side effect really happened) and returns n.
 //
 // Prints "ready" once the worker is constructed, then "worker <BullMQ worker id>"; closes cleanly on SIGTERM (or SIGINT).
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
-import { Agent, ChatMessage, type ChatGenerator, type ChatGeneratorRequest, type ChatGeneratorResponse, DeferredConfirmationStrategy, Tool } from "toolwright";
+import { Agent, DeferredConfirmationStrategy, Tool } from "toolwright";
 import { RunWorker } from "toolwright/bullmq";
+import { CountingModel } from "./countingModel";
 
 function intFromEnv(name: string, fallback: number | undefined): number {
   const text = process.env[name];
@@ -32,40 +33,6 @@ function intFromEnv(name: string, fallback: number | undefined): number {
   return value;
 }
 
-/** What the run asks for in its first user message: N from "steps:N" (default 1), and its "tag:<tag>". */
-function requestOf(messages: readonly ChatMessage[]): { steps: number; tag: string | undefined } {
-  const first = messages.find((m) => m.role === "user")?.text ?? "";
-  const steps = /steps:(\d+)/.exec(first);
-  const tag = /tag:(\S+)/.exec(first);
-  return { steps: steps ? Number(steps[1]) : 1, tag: tag?.[1] };
-}
-
-/**
- * A deterministic model for any run: it works from the request alone (no per-run memory), so a step
- * run again on another worker after a crash gets the same reply.
- */
-export class CountingModel implements ChatGenerator {
-  async run(request: ChatGeneratorRequest): Promise<ChatGeneratorResponse> {
-    request.signal?.throwIfAborted();
-    const { steps: wanted, tag } = requestOf(request.messages);
-    let done = 0;
-    for (const message of request.messages) done += message.toolCallResults.length;
-    const reply =
-      done < wanted
-        ? ChatMessage.fromAssistant(undefined, { toolCalls: [{ id: `call-${done + 1}`, toolName: "record", arguments: { n: done + 1 } }] })
-        : ChatMessage.fromAssistant(tag === undefined ? `done ${done}` : `done ${done} ${tag}`);
-    const callback = request.streamingCallback;
-    if (callback) {
-      if (reply.text) await callback({ type: "text", delta: reply.text });
-      for (const [index, call] of reply.toolCalls.entries()) {
-        await callback({ type: "toolCallDelta", index, id: call.id, toolName: call.toolName, argumentsDelta: JSON.stringify(call.arguments) });
-      }
-      await callback({ type: "finish", finishReason: reply.toolCalls.length > 0 ? "tool_calls" : "stop" });
-    }
-    return { replies: [reply], meta: { model: "counting", finishReason: reply.toolCalls.length > 0 ? "tool_calls" : "stop" } };
-  }
-}
-
 async function main(): Promise<void> {
   const host = process.env.REDIS_HOST || "127.0.0.1";
   const port = intFromEnv("REDIS_PORT", undefined);
@@ -76,7 +43,7 @@ async function main(): Promise<void> {
   const maxStalled = intFromEnv("MAX_STALLED", 3);
   const confirm = process.env.CONFIRM === "1";
 
-  const side = new Redis({ host, port, maxRetriesPerRequest: null });
+  const side = new Redis({ host, port: intFromEnv("SIDE_PORT", port), maxRetriesPerRequest: null });
   const record = new Tool({
     name: "record",
     description: "Record step n.",

@@ -15,6 +15,12 @@ export interface RunStoreOptions {
   finishedTtlMs?: number;
   /** How long a paused run waits for `resume` before it is gone. Default 7 days. */
   pausedTtlMs?: number;
+  /**
+   * How long a queued or running run may go without progress (a step taken, a checkpoint, a resume)
+   * before its record and events expire, so that a run nothing can continue does not stay forever.
+   * Default 7 days.
+   */
+  activeTtlMs?: number;
 }
 
 function isClient(connection: RedisConnection): connection is Redis {

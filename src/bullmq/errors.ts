@@ -25,3 +25,28 @@ export class RunStateError extends ToolwrightError {
     this.status = status;
   }
 }
+
+/**
+ * A RunQueue call gave up waiting for Redis: its `timeoutMs` passed, its `signal` aborted, or Redis
+ * left one request unanswered for the queue's `requestTimeoutMs` (Redis down, paused or unreachable).
+ * What the call asked for may still happen if Redis answers later: `start` with your own `runId`, then
+ * `result` or `requeue` it, to find out.
+ */
+export class RunWaitError extends ToolwrightError {
+  /** The call that gave up: `RunQueue.start`, `RunQueue.result`, … */
+  readonly operation: string;
+  /** The run it was about, when known. */
+  readonly runId: string | undefined;
+  /** Why: the call's timeout, its signal, or a Redis request left unanswered. */
+  readonly reason: "timeout" | "aborted" | "unanswered";
+  /** How long it waited, in ms, for `timeout` and `unanswered`. */
+  readonly waitedMs: number | undefined;
+
+  constructor(options: { operation: string; runId: string | undefined; reason: "timeout" | "aborted" | "unanswered"; waitedMs?: number; message: string; cause?: unknown }) {
+    super(options.message, { cause: options.cause });
+    this.operation = options.operation;
+    this.runId = options.runId;
+    this.reason = options.reason;
+    this.waitedMs = options.waitedMs;
+  }
+}

@@ -1,6 +1,7 @@
 // toolwright/bullmq: runs that outlive a process. bullmq and ioredis are optional peer dependencies.
 export type { RedisConnection, RunStoreOptions } from "./connection";
-export { RunNotFoundError, RunStateError } from "./errors";
+export { RunNotFoundError, RunStateError, RunWaitError } from "./errors";
+export type { RunCallOptions } from "./redisDeadline";
 export type { RunEvent, RunEventEntry, RunFailure, RunOutcome, RunResultJSON } from "./runEvents";
 export type { RunStartInput } from "./runInput";
 export { RunQueue } from "./runQueue";

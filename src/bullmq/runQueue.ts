@@ -5,7 +5,8 @@ import type { ConfirmationDecision } from "../hitl/confirmationTypes";
 import { ConfigurationError } from "../errors";
 import { describeKind } from "../util/describeValue";
 import { bullmqConnection, newRedisClient, type RunStoreOptions } from "./connection";
-import { RunNotFoundError, RunStateError } from "./errors";
+import { RunNotFoundError, RunStateError, RunWaitError } from "./errors";
+import { RedisDeadline, type RunCallOptions } from "./redisDeadline";
 import { endsLeg, type RunEvent, type RunEventEntry, type RunOutcome } from "./runEvents";
 import { encodeStartInput, type RunStartInput } from "./runInput";
 import { checkRunId } from "./runKeys";
@@ -17,7 +18,14 @@ export interface RunJobData {
 }
 
 /** Options of `new RunQueue(...)`. */
-export type RunQueueOptions = RunStoreOptions;
+export interface RunQueueOptions extends RunStoreOptions {
+  /**
+   * How long Redis may leave one request of a call unanswered (a blocking read: `pollMs` more) before
+   * the call rejects with RunWaitError, so that no call blocks for the length of a Redis outage.
+   * Default 10000 ms.
+   */
+  requestTimeoutMs?: number;
+}
 
 /** Options of `queue.events(...)`. */
 export interface RunEventsOptions {
@@ -25,6 +33,8 @@ export interface RunEventsOptions {
   after?: string;
   /** Stops following (the iteration ends). */
   signal?: AbortSignal;
+  /** Ends the iteration with a RunWaitError after this many ms. Default: none (a leg may take long). */
+  timeoutMs?: number;
   /** How long one blocking read waits before it checks that the run still exists. Default 5000 ms. */
   pollMs?: number;
 }
@@ -44,9 +54,12 @@ export class RunQueue {
   readonly #queue: Queue<RunJobData>;
   readonly #options: RunStoreOptions;
   readonly #followers = new Set<Redis>();
+  readonly #requestTimeoutMs: number;
   #closed: Promise<void> | undefined;
 
   constructor(options: RunQueueOptions) {
+    // Checked before the store opens its Redis connection, so that a configuration error leaves nothing open.
+    this.#requestTimeoutMs = checkTimeout(typeof options === "object" && options !== null ? options.requestTimeoutMs : undefined, 10_000, "RunQueue", "requestTimeoutMs");
     this.#store = new RunStore(options, "RunQueue");
     this.#options = options;
     const { Queue: BullQueue } = require("bullmq") as typeof import("bullmq");
@@ -60,105 +73,145 @@ export class RunQueue {
 
   /**
    * Queues a new run and resolves with its id (the given `runId`, else a random one). Rejects with
-   * RunStateError when the id is taken, and ConfigurationError for input that cannot cross Redis.
+   * RunStateError when the id is taken, ConfigurationError for input that cannot cross Redis, and
+   * RunWaitError when Redis does not answer in time (the run may still be queued: choose the
+   * `runId` to find out with `result`, and `requeue` it).
    */
-  async start(input: RunStartInput, options: { runId?: string } = {}): Promise<string> {
+  async start(input: RunStartInput, options: RunCallOptions & { runId?: string } = {}): Promise<string> {
     const encoded = encodeStartInput(input);
     const runId = options.runId === undefined ? (require("node:crypto") as typeof import("node:crypto")).randomUUID() : checkRunId(options.runId, "RunQueue.start");
-    if (!(await this.#store.create(runId, encoded.input, encoded.options))) {
+    const deadline = this.#deadline("RunQueue.start", runId, options);
+    if (!(await deadline.wait(this.#store.create(runId, encoded.input, encoded.options)))) {
       throw new RunStateError(runId, "exists", `RunQueue.start was given run id '${runId}', which is already taken; use a new id, or follow the run with queue.events('${runId}').`);
     }
-    await this.#addLeg(runId, 0);
+    await deadline.wait(this.#addLeg(runId, 0));
     return runId;
   }
 
   /**
    * Continues a paused run with decisions on its pending calls, on whichever worker takes it. Exactly
    * one of concurrent resumes of one pause wins; the others reject with RunStateError. Decisions that
-   * do not fit the pending calls reject with DecisionError and leave the run paused.
+   * do not fit the pending calls reject with DecisionError and leave the run paused. RunWaitError:
+   * Redis did not answer in time (the resume may have been recorded; `result` tells).
    */
-  async resume(runId: string, decisions: Readonly<Record<string, ConfirmationDecision>>): Promise<void> {
+  async resume(runId: string, decisions: Readonly<Record<string, ConfirmationDecision>>, options: RunCallOptions = {}): Promise<void> {
     checkRunId(runId, "RunQueue.resume");
-    const current = await this.#store.outcome(runId);
+    const deadline = this.#deadline("RunQueue.resume", runId, options);
+    const current = await deadline.wait(this.#store.outcome(runId));
     if (!current) throw notFound(runId, "RunQueue.resume");
     if (current.status !== "paused") throw notPaused(runId, current.status);
     const checked = Object.fromEntries(checkDecisionsFor(current.pending ?? [], decisions, "RunQueue.resume"));
-    const claimed = await this.#store.resume(runId, checked);
+    const claimed = await deadline.wait(this.#store.resume(runId, checked));
     if (claimed === "") throw notFound(runId, "RunQueue.resume");
     if (claimed !== "ok") throw notPaused(runId, claimed);
-    await this.#addLeg(runId, current.leg + 1);
+    await deadline.wait(this.#addLeg(runId, current.leg + 1));
   }
 
   /**
    * Cancels a run wherever it is: a running step is aborted on its worker (its tools get the abort
    * signal), a queued or paused run ends. Resolves with the status the run had. The stream ends with
-   * `cancelled`. A run that already ended is left as it is.
+   * `cancelled`. A run that already ended is left as it is. RunWaitError: Redis did not answer in time.
    */
-  async cancel(runId: string): Promise<string> {
+  async cancel(runId: string, options: RunCallOptions = {}): Promise<string> {
     checkRunId(runId, "RunQueue.cancel");
-    const status = await this.#store.cancel(runId);
+    const status = await this.#deadline("RunQueue.cancel", runId, options).wait(this.#store.cancel(runId));
     if (status === "") throw notFound(runId, "RunQueue.cancel");
     return status;
   }
 
   /**
    * The run's events from Redis, on any replica, in order: the chunks, then the end of the current
-   * leg (`paused`, `result`, `failed` or `cancelled`), after which the iteration ends. Each entry has
-   * its stream id; pass the last one seen as `after` to continue without loss or repeats.
+   * leg (`paused`, `result`, `failed` or `cancelled`), after which the iteration ends; following a
+   * finished run after its last event ends at once (a paused one waits for its resume). Each entry has its stream id; pass the
+   * last one seen as `after` to continue without loss or repeats. An `after` that is not a stream id,
+   * or later than the run's last event, is refused with ConfigurationError; RunWaitError ends it when
+   * Redis does not answer in time or `timeoutMs` passes.
    */
   async *events(runId: string, options: RunEventsOptions = {}): AsyncGenerator<RunEventEntry, void, undefined> {
     checkRunId(runId, "RunQueue.events");
     const pollMs = options.pollMs ?? 5000;
-    let after = options.after ?? "0";
-    if (!/^\d+(-\d+)?$/.test(after)) throw new ConfigurationError("RunQueue.events", `RunQueue.events was given an 'after' event id that is not a Redis Stream id such as 1700000000000-0, got ${describeKind(after)}.`);
-    if (!(await this.#store.outcome(runId))) throw notFound(runId, "RunQueue.events");
-    const reader = newRedisClient(this.#options.connection);
-    this.#followers.add(reader);
-    const stop = () => reader.disconnect();
-    options.signal?.addEventListener("abort", stop, { once: true });
+    const after = parseEventId(options.after ?? "0");
+    const deadline = this.#deadline("RunQueue.events", runId, options);
     try {
-      while (!options.signal?.aborted) {
-        let batch: Array<[string, Array<[string, string[]]>]> | null;
-        try {
-          batch = (await reader.xread("COUNT", 500, "BLOCK", pollMs, "STREAMS", this.#store.keys.events(runId), after)) as typeof batch;
-        } catch (error) {
-          if (options.signal?.aborted) return;
-          throw error;
-        }
-        if (!batch) {
-          if (!(await this.#store.outcome(runId))) throw notFound(runId, "RunQueue.events");
-          continue;
-        }
-        for (const [id, fields] of batch[0]![1]) {
-          after = id;
-          const event = JSON.parse(fields[1]!) as RunEvent;
-          yield { id, event };
-          if (endsLeg(event)) return;
-        }
+      const [current, last] = await Promise.all([deadline.wait(this.#store.outcome(runId)), deadline.wait(this.#store.redis.xrevrange(this.#store.keys.events(runId), "+", "-", "COUNT", 1))]);
+      if (!current) throw notFound(runId, "RunQueue.events");
+      if (compareEventIds(after, parseEventId(last[0]?.[0] ?? "0")) > 0) {
+        throw new ConfigurationError("RunQueue.events", `RunQueue.events was given an 'after' event id '${options.after}' that is later than the last event of run '${runId}' (${last[0]?.[0] ?? "none yet"}); give an id the run's events carried.`);
       }
-    } finally {
-      options.signal?.removeEventListener("abort", stop);
-      this.#followers.delete(reader);
-      reader.disconnect();
+      yield* this.#follow(runId, after.text, deadline, pollMs);
+    } catch (error) {
+      // The caller's signal stops following: the iteration ends.
+      if (error instanceof RunWaitError && error.reason === "aborted") return;
+      throw error;
     }
   }
 
   /**
    * Waits until the run is not running (done, paused, failed or cancelled) and resolves with where it
-   * stands. Rejects with RunNotFoundError for an unknown run, or after `timeoutMs` with an AbortError.
+   * stands. Rejects with RunNotFoundError for an unknown run, and with RunWaitError after `timeoutMs`,
+   * when `signal` aborts, or when Redis leaves a request unanswered for `requestTimeoutMs`.
    */
-  async result(runId: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<RunOutcome> {
+  async result(runId: string, options: RunCallOptions = {}): Promise<RunOutcome> {
     checkRunId(runId, "RunQueue.result");
-    // The stream's last id before the status: an end written after it is then seen by following from it.
-    const last = await this.#store.redis.xrevrange(this.#store.keys.events(runId), "+", "-", "COUNT", 1);
-    const settled = await this.#settled(runId);
-    if (settled) return settled;
-    const signal = options.timeoutMs === undefined ? options.signal : anySignal(options.signal, AbortSignal.timeout(options.timeoutMs));
-    for await (const { event } of this.events(runId, { signal, after: last[0]?.[0] ?? "0" })) if (endsLeg(event)) break;
-    if (signal?.aborted) throw signal.reason;
-    const outcome = await this.#settled(runId);
-    if (!outcome) throw notFound(runId, "RunQueue.result");
-    return outcome;
+    const deadline = this.#deadline("RunQueue.result", runId, options);
+    for (;;) {
+      // The stream's last id before the status: an end written after it is then seen by following from it.
+      const last = await deadline.wait(this.#store.redis.xrevrange(this.#store.keys.events(runId), "+", "-", "COUNT", 1));
+      const settled = await this.#settled(runId, deadline);
+      if (settled) return settled;
+      for await (const { event } of this.#follow(runId, last[0]?.[0] ?? "0", deadline, 5000)) if (endsLeg(event)) break;
+    }
+  }
+
+  /**
+   * Continues a run that nothing is running: a queued or running run whose leg has no job BullMQ will
+   * run (a `start` or `resume` cut short before its job was added, or a job BullMQ failed for good
+   * when Redis refused its writes) gets its job queued again, or retried. Safe at any time and from
+   * any replica: a run whose job is waiting, delayed or active is left as it is. Resolves with true
+   * when it queued or retried the job.
+   */
+  async requeue(runId: string, options: RunCallOptions = {}): Promise<boolean> {
+    checkRunId(runId, "RunQueue.requeue");
+    const deadline = this.#deadline("RunQueue.requeue", runId, options);
+    const current = await deadline.wait(this.#store.outcome(runId));
+    if (!current) throw notFound(runId, "RunQueue.requeue");
+    if (current.status !== "queued" && current.status !== "running") return false;
+    const job = await deadline.wait(this.#queue.getJob(legJobId(runId, current.leg)));
+    if (!job) {
+      await deadline.wait(this.#addLeg(runId, current.leg));
+      return true;
+    }
+    const state = await deadline.wait(job.getState());
+    if (state !== "failed" && state !== "completed") return false;
+    await deadline.wait(job.retry(state, { resetAttemptsMade: true, resetAttemptsStarted: true }));
+    return true;
+  }
+
+  /**
+   * Finds every queued or running run of the queue that nothing is running and continues it
+   * (`requeue`): the recovery after a Redis outage, a Redis out of memory, or replicas lost between
+   * recording a run and queuing its job. Resolves with the ids of the runs it continued.
+   */
+  async recover(options: RunCallOptions = {}): Promise<string[]> {
+    const deadline = this.#deadline("RunQueue.recover", undefined, options);
+    const prefix = this.#store.keys.record("");
+    const continued: string[] = [];
+    let cursor = "0";
+    do {
+      const [next, keys] = await deadline.wait(this.#store.redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 500, "TYPE", "hash"));
+      cursor = next;
+      for (const key of keys) {
+        const runId = key.slice(prefix.length);
+        try {
+          if (await this.requeue(runId, { ...options, timeoutMs: undefined })) continued.push(runId);
+        } catch (error) {
+          // A run that ended or expired since the scan is not one to continue.
+          if (!(error instanceof RunNotFoundError)) throw error;
+        }
+        deadline.check();
+      }
+    } while (cursor !== "0");
+    return continued;
   }
 
   /** Closes the queue's Redis connections (followers included). Calling it again waits for the same close. */
@@ -172,32 +225,66 @@ export class RunQueue {
     await this.#store.close();
   }
 
-  async #settled(runId: string): Promise<RunOutcome | undefined> {
-    const current = await this.#store.outcome(runId);
+  async #settled(runId: string, deadline: RedisDeadline): Promise<RunOutcome | undefined> {
+    const current = await deadline.wait(this.#store.outcome(runId));
     if (!current) throw notFound(runId, "RunQueue.result");
     if (current.status === "paused") return { status: "paused", pendingConfirmations: current.pending ?? [] };
     return current.status === "done" || current.status === "failed" || current.status === "cancelled" ? current.outcome : undefined;
   }
 
-  /**
-   * Queues the run's job again when it has none: `start` and `resume` record the run, then add its
-   * job, so a process that dies between the two leaves the run queued with no job (its `result`
-   * would wait forever). Safe to call at any time and from any replica: the job of a leg has a fixed
-   * id, so a job that exists is not added twice. Resolves with true when it added the job.
-   */
-  async requeue(runId: string): Promise<boolean> {
-    checkRunId(runId, "RunQueue.requeue");
-    const current = await this.#store.outcome(runId);
-    if (!current) throw notFound(runId, "RunQueue.requeue");
-    if (current.status !== "queued" && current.status !== "running") return false;
-    if (await this.#queue.getJob(legJobId(runId, current.leg))) return false;
-    await this.#addLeg(runId, current.leg);
-    return true;
+  // Follows the stream after `after` to the end of the current leg. A finished run (done, failed,
+  // cancelled) gets no more events: what its stream holds after `after` is yielded, and no more is
+  // awaited. A paused run's stream goes on after a resume, so following it waits for one.
+  async *#follow(runId: string, after: string, deadline: RedisDeadline, pollMs: number): AsyncGenerator<RunEventEntry, void, undefined> {
+    const key = this.#store.keys.events(runId);
+    const reader = newRedisClient(this.#options.connection);
+    this.#followers.add(reader);
+    const stop = () => reader.disconnect();
+    deadline.signal?.addEventListener("abort", stop, { once: true });
+    try {
+      let check = true;
+      for (;;) {
+        if (check) {
+          const current = await deadline.wait(this.#store.outcome(runId));
+          if (!current) throw notFound(runId, "RunQueue.events");
+          if (current.status === "done" || current.status === "failed" || current.status === "cancelled") {
+            for (;;) {
+              const rest = (await deadline.wait(this.#store.redis.xread("COUNT", 500, "STREAMS", key, after))) as StreamBatch;
+              if (!rest) return;
+              for (const entry of entries(rest)) {
+                after = entry.id;
+                yield entry;
+                if (endsLeg(entry.event)) return;
+              }
+            }
+          }
+        }
+        const batch = (await deadline.wait(reader.xread("COUNT", 500, "BLOCK", pollMs, "STREAMS", key, after), pollMs)) as StreamBatch;
+        check = !batch;
+        for (const entry of entries(batch)) {
+          after = entry.id;
+          yield entry;
+          if (endsLeg(entry.event)) return;
+        }
+      }
+    } finally {
+      deadline.signal?.removeEventListener("abort", stop);
+      this.#followers.delete(reader);
+      reader.disconnect();
+    }
+  }
+
+  #deadline(operation: string, runId: string | undefined, options: RunCallOptions): RedisDeadline {
+    if (typeof options !== "object" || options === null) throw new ConfigurationError(operation, `${operation} takes options as an object such as { timeoutMs: 5000 }, got ${describeKind(options)}.`);
+    const timeoutMs = options.timeoutMs === undefined ? undefined : checkTimeout(options.timeoutMs, 0, operation, "timeoutMs");
+    return new RedisDeadline(operation, runId, this.#requestTimeoutMs, { timeoutMs, signal: options.signal });
   }
 
   // One job per leg (start, or a resume, to the next pause or end), named by run and leg.
   async #addLeg(runId: string, leg: number): Promise<void> {
-    await this.#queue.add("step", { runId }, { jobId: legJobId(runId, leg), removeOnComplete: true, removeOnFail: { age: 24 * 3600 } });
+    // attempts: a step whose Redis writes failed (Redis out of memory, a failover) is retried from the
+    // run's last checkpoint; the run fails only when every attempt did.
+    await this.#queue.add("step", { runId }, { jobId: legJobId(runId, leg), attempts: 5, backoff: { type: "exponential", delay: 1000 }, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } });
   }
 }
 
@@ -205,12 +292,37 @@ function legJobId(runId: string, leg: number): string {
   return `${runId}.leg${leg}`;
 }
 
-function anySignal(a: AbortSignal | undefined, b: AbortSignal): AbortSignal {
-  return a ? AbortSignal.any([a, b]) : b;
+type StreamBatch = Array<[string, Array<[string, string[]]>]> | null;
+
+function entries(batch: StreamBatch): RunEventEntry[] {
+  return (batch?.[0]?.[1] ?? []).map(([id, fields]) => ({ id, event: JSON.parse(fields[1]!) as RunEvent }));
+}
+
+const maxIdPart = 2n ** 64n - 1n;
+
+// A Redis Stream id (`<ms>` or `<ms>-<seq>`, each at most 2^64 - 1), checked here rather than by Redis.
+function parseEventId(text: unknown): { text: string; ms: bigint; seq: bigint } {
+  const match = typeof text === "string" ? /^(\d{1,20})(?:-(\d{1,20}))?$/.exec(text) : null;
+  const ms = match ? BigInt(match[1]!) : -1n;
+  const seq = match?.[2] === undefined ? 0n : BigInt(match[2]);
+  if (!match || ms > maxIdPart || seq > maxIdPart) {
+    throw new ConfigurationError("RunQueue.events", `RunQueue.events was given an 'after' event id that is not a Redis Stream id such as 1700000000000-0, got ${describeKind(text)}.`);
+  }
+  return { text: `${ms}-${seq}`, ms, seq };
+}
+
+function compareEventIds(a: { ms: bigint; seq: bigint }, b: { ms: bigint; seq: bigint }): number {
+  return a.ms === b.ms ? Number(a.seq - b.seq) : a.ms > b.ms ? 1 : -1;
+}
+
+function checkTimeout(value: unknown, fallback: number, subject: string, option: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value === "number" && Number.isInteger(value) && value >= 1) return value;
+  throw new ConfigurationError(subject, `${subject} has a ${option} that is not a whole number of milliseconds of at least 1, got ${describeKind(value)}.`);
 }
 
 function notFound(runId: string, subject: string): RunNotFoundError {
-  return new RunNotFoundError(runId, `${subject}: there is no run '${runId}'; it was never started, or it ended or stayed paused longer than its time to live (finishedTtlMs, pausedTtlMs).`);
+  return new RunNotFoundError(runId, `${subject}: there is no run '${runId}'; it was never started, or it ended, stayed paused or made no progress longer than its time to live (finishedTtlMs, pausedTtlMs, activeTtlMs).`);
 }
 
 function notPaused(runId: string, status: string): RunStateError {

@@ -33,7 +33,8 @@ export interface RunWorkerOptions<S extends StateSchema> extends RunStoreOptions
   stalledIntervalMs?: number;
   /**
    * How many times a leg's job (from start or a resume to the next pause or end; it carries every
-   * step of the leg) may be lost before the run fails. Default 3. A worker stalled longer than
+   * step of the leg) may be lost before BullMQ fails it; `RunQueue.recover()` then continues the run
+   * from its last checkpoint. Default 3. A worker stalled longer than
    * `lockDurationMs` (a blocked event loop) looks lost too, and its step may then run twice.
    */
   maxStalledCount?: number;
@@ -64,8 +65,9 @@ export class RunWorker<S extends StateSchema = StateSchema> {
     this.#worker = new BullWorker<RunJobData>(
       this.#store.queueName,
       async (job, token) => {
-        if (await this.#step(job)) {
-          await this.#store.markStatus(job.data.runId, "queued");
+        // BullMQ gives every job fetch a token of its own: it fences the writes of this attempt.
+        const owner = token ?? `${job.id}:${job.processedOn}`;
+        if ((await this.#step(job, owner)) === "next" && (await this.#store.release(job.data.runId, owner))) {
           await job.moveToWait(token);
           throw new WaitingError();
         }
@@ -76,16 +78,20 @@ export class RunWorker<S extends StateSchema = StateSchema> {
         ...settings,
       },
     );
-    // A step BullMQ gave up on (lost more than maxStalledCount times, or an error outside the run such
-    // as Redis going away) ends its run as failed rather than leaving it running forever.
+    // A leg's job this worker failed for good (its Redis writes failed on every attempt) ends its run
+    // as failed rather than leaving it running; an attempt that BullMQ retries has no finishedOn.
+    // When this write fails too, or BullMQ failed the job elsewhere (lost more than maxStalledCount
+    // times, which emits no worker event), requeue() or recover() continues the run.
     this.#worker.on("failed", (job, error) => {
-      if (!job) return;
+      if (!job?.finishedOn) return;
       const failure: RunFailure = { name: error.name, message: `the step could not be completed: ${error.message}` };
-      void this.#store.finish(job.data.runId, { status: "failed", error: failure }, { type: "failed", error: failure }).catch(() => undefined);
+      const leg = legOf(job.id);
+      if (leg !== undefined) void this.#store.finish(job.data.runId, { leg }, { status: "failed", error: failure }, { type: "failed", error: failure }).catch(() => undefined);
     });
-    // A cancel from any replica reaches the worker running the run.
+    // A cancel from any replica reaches the worker running the run. ioredis subscribes again after a
+    // reconnection; a first subscribe that fails (Redis down at start) is retried by the same reconnection.
     this.#subscriber = newRedisClient(options.connection);
-    void this.#subscriber.subscribe(this.#store.keys.cancelChannel);
+    this.#subscriber.subscribe(this.#store.keys.cancelChannel).catch(() => undefined);
     this.#subscriber.on("message", (_channel: string, runId: string) => this.#running.get(runId)?.abort(new Error(`run '${runId}' was cancelled`)));
   }
 
@@ -105,57 +111,93 @@ export class RunWorker<S extends StateSchema = StateSchema> {
     await this.#store.close();
   }
 
-  // Runs the run's next step; true when more steps follow.
-  async #step(job: Job<RunJobData>): Promise<boolean> {
+  // Runs the run's next step: "next" when more steps follow, "end" when the run is not to be run
+  // further by this job. A Redis write that fails rejects, which fails this attempt of the step
+  // (BullMQ retries it from the last checkpoint), never the process.
+  async #step(job: Job<RunJobData>, token: string): Promise<"next" | "end"> {
     const { runId } = job.data;
+    const leg = legOf(job.id);
+    if (leg === undefined) return "end";
     // Registered before the record is read, so that a cancel published from now on reaches this step;
     // one published before is in the record's cancel flag.
     const controller = new AbortController();
     this.#running.set(runId, controller);
-    const appended: Array<Promise<unknown>> = [];
     try {
+      const before = await this.#store.claim(runId, token, leg);
+      if (before !== "queued" && before !== "running") return "end";
       const record = await this.#store.read(runId);
-      if (!record || record.status === "done" || record.status === "failed" || record.status === "cancelled" || record.status === "paused") return false;
+      if (!record) return "end";
       if (record.cancelRequested) {
-        await this.#store.finish(runId, { status: "cancelled" }, { type: "cancelled" });
-        return false;
+        await this.#store.finish(runId, { token }, { status: "cancelled" }, { type: "cancelled" });
+        return "end";
       }
-      await this.#store.markStatus(runId, "running");
-      // Still "running": the worker that ran the last step was lost before it handed the run back.
-      if (record.status === "running") await this.#store.append(runId, { type: "recovered", stepCount: record.checkpoint?.stepCount ?? 0 });
-      return await this.#runStep(runId, record, controller, appended);
+      // Still "running": the attempt that ran the last step was lost before it handed the run back.
+      if (before === "running" && !(await this.#store.append(runId, token, { type: "recovered", stepCount: record.checkpoint?.stepCount ?? 0 }))) return "end";
+      return await this.#runStep(runId, token, record, controller);
     } finally {
-      this.#running.delete(runId);
+      if (this.#running.get(runId) === controller) this.#running.delete(runId);
     }
   }
 
-  // Runs the agent from where the record stands to the next model call; true when more steps follow.
-  async #runStep(runId: string, record: RunRecord, controller: AbortController, appended: Array<Promise<unknown>>): Promise<boolean> {
+  // Runs the agent from where the record stands to the next model call.
+  async #runStep(runId: string, token: string, record: RunRecord, controller: AbortController): Promise<"next" | "end"> {
+    // Why this attempt stopped early, besides a cancel: a Redis write failed, or another attempt owns the step.
+    let stop: { lost: true } | { error: unknown } | undefined;
+    const halt = (reason: { lost: true } | { error: unknown }) => {
+      stop ??= reason;
+      controller.abort("error" in reason ? reason.error : new Error(`run '${runId}' is no longer this worker's`));
+    };
+    let appending: Promise<unknown> = Promise.resolve();
+    const append = (chunk: StreamingChunk) => {
+      // Each append has its handler at once: a refused write stops the step instead of becoming an
+      // unhandled rejection that ends the process.
+      const written = this.#store.append(runId, token, chunk).then(
+        (ok) => void (ok || halt({ lost: true })),
+        (error: unknown) => halt({ error }),
+      );
+      appending = appending.then(() => written);
+    };
     try {
       const result = await this.#agent.run({
         ...this.#startOf(record),
         runId,
         signal: controller.signal,
         breakpoint: { at: "chat_generator", visit: nextModelVisit(record.checkpoint) },
-        streamingCallback: (chunk: StreamingChunk) => void appended.push(this.#store.append(runId, chunk)),
+        streamingCallback: append,
         onCheckpoint: async (snapshot: AgentSnapshot) => {
-          if (!(await this.#store.checkpoint(runId, snapshot))) controller.abort(new Error(`run '${runId}' was cancelled`));
+          let written: string;
+          try {
+            written = await this.#store.checkpoint(runId, token, snapshot);
+          } catch (error) {
+            halt({ error });
+            throw error;
+          }
+          if (written === "lost") halt({ lost: true });
+          else if (written === "cancelled") controller.abort(new Error(`run '${runId}' was cancelled`));
         },
       } as AgentRunOptions as Parameters<Agent<S, string>["run"]>[0]);
-      await Promise.all(appended);
-      await this.#finished(runId, result as AgentResult<StateSchema>);
-      return false;
+      await appending;
+      return await this.#ended(runId, token, stop, () => this.#finished(runId, token, result as AgentResult<StateSchema>));
     } catch (error) {
-      await Promise.allSettled(appended);
-      if (error instanceof BreakpointError) return true;
-      if (controller.signal.aborted) {
-        await this.#store.finish(runId, { status: "cancelled" }, { type: "cancelled" });
-        return false;
-      }
-      const failure: RunFailure = { name: (error as Error)?.name ?? "Error", message: (error as Error)?.message ?? String(error) };
-      await this.#store.finish(runId, { status: "failed", error: failure }, { type: "failed", error: failure });
-      return false;
+      await appending;
+      if (error instanceof BreakpointError && stop === undefined) return "next";
+      return await this.#ended(runId, token, stop, async () => {
+        if (controller.signal.aborted) {
+          await this.#store.finish(runId, { token }, { status: "cancelled" }, { type: "cancelled" });
+          return;
+        }
+        const failure: RunFailure = { name: (error as Error)?.name ?? "Error", message: (error as Error)?.message ?? String(error) };
+        await this.#store.finish(runId, { token }, { status: "failed", error: failure }, { type: "failed", error: failure });
+      });
     }
+  }
+
+  // Ends the step: a failed write fails this attempt (rethrown for BullMQ to retry); a lost step
+  // leaves the run to the attempt that owns it; otherwise the run's leg ends as `end` says.
+  async #ended(runId: string, token: string, stop: { lost: true } | { error: unknown } | undefined, end: () => Promise<void>): Promise<"end"> {
+    if (stop && "error" in stop) throw stop.error;
+    if (!stop) await end();
+    return "end";
   }
 
   // Where the step starts: the last checkpoint (with a resume's decisions), else the run's input.
@@ -167,15 +209,21 @@ export class RunWorker<S extends StateSchema = StateSchema> {
     return { ...input.state, ...options, ...(systemPrompt !== undefined && { systemPrompt }), messages: input.messages.map((m) => ChatMessage.fromJSON(m)) };
   }
 
-  async #finished(runId: string, result: AgentResult<StateSchema>): Promise<void> {
+  async #finished(runId: string, token: string, result: AgentResult<StateSchema>): Promise<void> {
     if (result.exitReason === "confirmation_required") {
       const pendingConfirmations = result.pendingConfirmations!;
-      await this.#store.finish(runId, { status: "paused", pendingConfirmations }, { type: "paused", pendingConfirmations }, { checkpoint: JSON.stringify(result.snapshot), pending: JSON.stringify(pendingConfirmations) });
+      await this.#store.finish(runId, { token }, { status: "paused", pendingConfirmations }, { type: "paused", pendingConfirmations }, { checkpoint: JSON.stringify(result.snapshot), pending: JSON.stringify(pendingConfirmations) });
       return;
     }
     const json = resultJSON(result);
-    await this.#store.finish(runId, { status: "done", result: json }, { type: "result", result: json });
+    await this.#store.finish(runId, { token }, { status: "done", result: json }, { type: "result", result: json });
   }
+}
+
+// The leg a job carries, from its id `<runId>.leg<n>` (RunQueue names every job so).
+function legOf(jobId: string | undefined): number | undefined {
+  const match = /\.leg(\d+)$/.exec(jobId ?? "");
+  return match ? Number(match[1]) : undefined;
 }
 
 // The model visit the step stops before: the one after the model call this step makes.

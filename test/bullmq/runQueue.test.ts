@@ -1,5 +1,7 @@
-import { Agent, ChatMessage, DecisionError, DeferredConfirmationStrategy, Tool } from "toolwright";
-import { RunNotFoundError, RunQueue, RunStateError, RunWorker, type RunEvent } from "toolwright/bullmq";
+import { UnrecoverableError, Worker } from "bullmq";
+import { Redis } from "ioredis";
+import { Agent, ChatMessage, ConfigurationError, DecisionError, DeferredConfirmationStrategy, Tool } from "toolwright";
+import { RunNotFoundError, RunQueue, RunStateError, RunWorker, type RunEvent, type RunEventEntry } from "toolwright/bullmq";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
 import { z } from "zod";
 import { startRedis, type RedisServer } from "../support/redisServer";
@@ -253,6 +255,75 @@ describe("RunQueue and RunWorker on a real Redis", () => {
       }
       await expect(queue.requeue("missing")).rejects.toBeInstanceOf(RunNotFoundError);
     } finally {
+      await queue.close();
+    }
+  });
+
+  it("ends following a finished run at once when given its last event's id, and refuses malformed or out-of-range ids with a ConfigurationError", async () => {
+    const { queue, close } = setup();
+    try {
+      const runId = await queue.start({ messages: [ChatMessage.fromUser("sums?")] }, { runId: "finished" });
+      const events = await collect(queue, runId);
+      expect(events.at(-1)!.event.type).toBe("result");
+      // A poll of a minute: were the iteration to wait for more events, the test would time out.
+      const again: RunEventEntry[] = [];
+      for await (const entry of queue.events(runId, { after: events.at(-1)!.id, pollMs: 60_000 })) again.push(entry);
+      expect(again).toEqual([]);
+      expect(await collect(queue, runId, events.at(-2)!.id)).toEqual(events.slice(-1));
+
+      const refusals: Array<[string, string]> = [
+        ["abc", "RunQueue.events was given an 'after' event id that is not a Redis Stream id such as 1700000000000-0, got string \"abc\"."],
+        ["99999999999999999999-0", "RunQueue.events was given an 'after' event id that is not a Redis Stream id such as 1700000000000-0, got string \"99999999999999999999-0\"."],
+        ["1-18446744073709551616", "RunQueue.events was given an 'after' event id that is not a Redis Stream id such as 1700000000000-0, got string \"1-18446744073709551616\"."],
+        ["18446744073709551615-18446744073709551615", `RunQueue.events was given an 'after' event id '18446744073709551615-18446744073709551615' that is later than the last event of run 'finished' (${events.at(-1)!.id}); give an id the run's events carried.`],
+      ];
+      for (const [after, message] of refusals) {
+        const error = await collect(queue, runId, after).then(() => undefined, (reason: unknown) => reason);
+        expect(error).toBeInstanceOf(ConfigurationError);
+        expect((error as Error).message).toBe(message);
+      }
+    } finally {
+      await close();
+    }
+  });
+
+  it("continues a run whose leg's job BullMQ failed for good (requeue retries the job; recover finds such runs)", async () => {
+    const connection = { host: redis.host, port: redis.port };
+    const name = `q${++names}`;
+    const queue = new RunQueue({ connection, name });
+    const side = new Redis({ host: redis.host, port: redis.port });
+    // A worker of BullMQ's own takes each run's job, as a RunWorker would, and fails it for good, as
+    // after Redis refused the step's writes on every attempt and then its failed-run write too.
+    const bull = new Worker(name, null, { connection: { ...connection, maxRetriesPerRequest: null }, prefix: "toolwright", autorun: false });
+    try {
+      for (const runId of ["held-1", "held-2"]) {
+        await queue.start({ messages: [ChatMessage.fromUser("hi")] }, { runId });
+        const job = (await bull.getNextJob("held-token"))!;
+        expect(job.data.runId).toBe(runId);
+        await side.hset(`toolwright:${name}:run:${runId}`, "status", "running", "owner", "held-token");
+        await job.moveToFailed(new UnrecoverableError("OOM command not allowed when used memory > 'maxmemory'."), "held-token", false);
+        expect(await job.getState()).toBe("failed");
+      }
+
+      expect(await queue.requeue("held-1")).toBe(true);
+      expect(await queue.requeue("held-1")).toBe(false);
+      expect(await queue.recover()).toEqual(["held-2"]);
+      expect(await queue.recover()).toEqual([]);
+
+      const model = new ScriptedChatGenerator([ChatMessage.fromAssistant("hello"), ChatMessage.fromAssistant("hello")]);
+      const worker = new RunWorker({ agent: new Agent({ chatGenerator: model }), connection, name });
+      try {
+        for (const runId of ["held-1", "held-2"]) {
+          const outcome = await queue.result(runId, { timeoutMs: 10_000 });
+          expect(outcome.status === "done" && outcome.result.lastMessage).toEqual(ChatMessage.fromAssistant("hello").toJSON());
+          expect((await collect(queue, runId)).map(({ event }) => event.type)).toEqual(["recovered", "text", "finish", "result"]);
+        }
+      } finally {
+        await worker.close();
+      }
+    } finally {
+      await bull.close();
+      side.disconnect();
       await queue.close();
     }
   });
