@@ -2,6 +2,7 @@ import { benchAiSdk } from "./aiSdk";
 import { benchCluster } from "./cluster/benchCluster";
 import { benchCodegen } from "./codegen";
 import { benchComposition } from "./composition";
+import { benchDataPatterns } from "./dataPatterns";
 import { benchDefinition } from "./definition";
 import { benchLoopOverhead } from "./loopOverhead";
 import { benchMcp } from "./mcp/benchMcp";
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
   console.log(`toolwright benchmarks — node ${process.version}, ${process.platform}/${process.arch}`);
   if (chosen.includes("runtime")) {
     console.log("## runtime");
-    for (const bench of [benchLoopOverhead, benchParallelStep, benchStateAppends, benchWideReply, benchRedaction]) {
+    for (const bench of [benchLoopOverhead, benchParallelStep, benchStateAppends, benchWideReply, benchRedaction, benchDataPatterns]) {
       for (const line of await bench()) console.log(line);
     }
     const heap = process.memoryUsage();

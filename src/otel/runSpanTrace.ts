@@ -24,12 +24,13 @@ export class RunSpanTrace implements RunTrace {
   // The context the run's own spans (and `within`) nest in: its parent's, with the run's span set.
   readonly #context: Context;
   #traceContext: TraceContext | undefined | null = null;
-  readonly #startUsage: RunStartEvent["usage"];
+  readonly #startUsage: Pick<RunStartEvent["usage"], "inputTokens" | "outputTokens">;
 
   constructor(scope: OtelScope, event: RunStartEvent, continues: TraceContext | undefined) {
     const { api, tracer } = scope;
     this.#scope = scope;
-    this.#startUsage = event.usage;
+    // A tracer driven by hand (or by a build from before the field) may leave it out: a fresh run.
+    this.#startUsage = event.usage ?? { inputTokens: 0, outputTokens: 0 };
     const active = api.context.active();
     const remote = continues === undefined ? undefined : parseTraceContext(api, continues);
     let parent = active;
