@@ -8,6 +8,7 @@ import { limits } from "../util/limits";
 import { truncateForEcho } from "../util/truncate";
 import type { JsonSchema } from "./jsonSchema";
 import type { LoadedAjv } from "./loadAjv";
+import type { SchemaOrigin } from "./schemaOrigin";
 import { findUnsupportedPattern, linearRegExp, schemaPatterns, UnsupportedPatternError } from "./linearPattern";
 import { metaSchemaId } from "./metaSchemaValidator";
 import { stripOptionalNulls } from "./stripOptionalNulls";
@@ -15,15 +16,7 @@ import type { ArgumentValidator } from "./validation";
 
 export type { ArgumentValidator, ValidationOutcome } from "./validation";
 
-/**
- * Where a schema comes from. `user`: from outside the code (an MCP server's, a definition's, a
- * JSON Schema given to `new Tool`), checked against the JSON Schema meta-schema, its patterns
- * matched by RE2 in linear time (one RE2 cannot run is refused). `code`: zod's JSON form of a zod
- * schema in the code, checked against the meta-schema, its patterns run as `RegExp` (zod runs the
- * same `RegExp` anyway). `generated`: written by `toolwright codegen`, which only writes valid
- * schemas, compiled as it is, its patterns (from template literal types) run as `RegExp`.
- */
-export type SchemaOrigin = "user" | "code" | "generated";
+export type { SchemaOrigin } from "./schemaOrigin";
 
 let loaded: LoadedAjv | undefined;
 const byIdentity: Record<SchemaOrigin, WeakMap<object, ValidateFunction>> = { user: new WeakMap(), code: new WeakMap(), generated: new WeakMap() };

@@ -1,6 +1,7 @@
 import { toJsonValue } from "../state/jsonCodec";
 import { isPlainObject } from "../util/isPlainObject";
-import { compileJsonSchema, type SchemaOrigin } from "./argumentValidator";
+import { compileJsonSchema } from "./argumentValidator";
+import type { SchemaOrigin } from "./schemaOrigin";
 import type { JsonSchema } from "./jsonSchema";
 
 /** A parameter that `inputsFromState` fills, as the tool declared it. */
