@@ -61,7 +61,8 @@ return status`;
 
 // The owner hands the run back to the queue between steps. KEYS: record, events. ARGV: token, ttl ms.
 const requeueScript = `
-if redis.call("HGET", KEYS[1], "status") ~= "running" or redis.call("HGET", KEYS[1], "owner") ~= ARGV[1] then return 0 end
+local run = redis.call("HMGET", KEYS[1], "status", "owner")
+if run[1] ~= "running" or run[2] ~= ARGV[1] then return 0 end
 redis.call("HSET", KEYS[1], "status", "queued")
 redis.call("PEXPIRE", KEYS[1], ARGV[2])
 redis.call("PEXPIRE", KEYS[2], ARGV[2])
@@ -70,7 +71,8 @@ return 1`;
 // Appends an event of the owner's step; a stream that XADD created gets the active run's time to live.
 // KEYS: record, events. ARGV: token, event, ttl ms. Returns 0 when the step is no longer the caller's.
 const appendScript = `
-if redis.call("HGET", KEYS[1], "status") ~= "running" or redis.call("HGET", KEYS[1], "owner") ~= ARGV[1] then return 0 end
+local run = redis.call("HMGET", KEYS[1], "status", "owner")
+if run[1] ~= "running" or run[2] ~= ARGV[1] then return 0 end
 redis.call("XADD", KEYS[2], "*", "e", ARGV[2])
 if redis.call("PTTL", KEYS[2]) == -1 then redis.call("PEXPIRE", KEYS[2], ARGV[3]) end
 return 1`;
@@ -136,8 +138,9 @@ return status`;
 // Saves a checkpoint of the owner's step. KEYS: record, events. ARGV: token, snapshot, ttl ms.
 // Returns 1, 0 when the run was asked to cancel meanwhile, -1 when the step is no longer the caller's.
 const checkpointScript = `
-if redis.call("HGET", KEYS[1], "status") ~= "running" or redis.call("HGET", KEYS[1], "owner") ~= ARGV[1] then return -1 end
-if redis.call("HGET", KEYS[1], "cancel") == "1" then return 0 end
+local run = redis.call("HMGET", KEYS[1], "status", "owner", "cancel")
+if run[1] ~= "running" or run[2] ~= ARGV[1] then return -1 end
+if run[3] == "1" then return 0 end
 redis.call("HSET", KEYS[1], "checkpoint", ARGV[2])
 redis.call("HDEL", KEYS[1], "input", "decisions")
 redis.call("PEXPIRE", KEYS[1], ARGV[3])
