@@ -1,15 +1,8 @@
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
 import { openaiStrictErrorMessage, openaiStrictViolations } from "./openaiStrictRules";
+import { type RecordedRequest, RecordingHttpServer } from "./recordingHttpServer";
 
-/** One request the server received. */
-export interface RecordedRequest {
-  readonly method: string;
-  readonly url: string;
-  readonly headers: IncomingHttpHeaders;
-  /** The parsed JSON body (the raw text when it is not JSON); typed loosely so tests can read any field. */
-  readonly body: any;
-}
+export type { RecordedRequest };
 
 /** How a raw answer ends: normally, with the connection reset after the body, or not at all (the server stalls). */
 export type RawEnding = "end" | "reset" | "stall";
@@ -182,72 +175,30 @@ export function strictSchemaRefusal(url: string, body: unknown): StrictRefusal |
  * `POST /v1/responses` (the Responses API) are answered from one queue of scripted responses, and
  * every request is recorded.
  */
-export class MockOpenAIServer {
-  readonly requests: RecordedRequest[] = [];
+export class MockOpenAIServer extends RecordingHttpServer<MockResponse> {
   /** The requests refused for a schema sent with `strict: true` that breaks OpenAI's strict rules, as the 400 answer's `error`. */
   readonly refusals: StrictRefusal[] = [];
-  #queue: MockResponse[] = [];
-  #waiters: Array<() => void> = [];
-  #port = 0;
-  readonly #server = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on("data", (part: Buffer) => parts.push(part));
-    req.on("end", () => {
-      const text = Buffer.concat(parts).toString("utf8");
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // Recorded as text.
-      }
-      this.requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
-      this.#waiters.splice(0).forEach((wake) => wake());
-      const scripted = req.method === "POST" && scriptedPaths.has(req.url ?? "");
-      const refusal = scripted ? strictSchemaRefusal(req.url!, body) : undefined;
-      if (refusal) {
-        this.refusals.push(refusal);
-        res.writeHead(400, { "content-type": "application/json", "x-should-retry": "false" }).end(JSON.stringify({ error: refusal }));
-        return;
-      }
-      this.#answer(res, scripted ? this.#queue.shift() : undefined);
-    });
-  });
+
+  protected respond(request: RecordedRequest, res: ServerResponse): void {
+    const scripted = request.method === "POST" && scriptedPaths.has(request.url);
+    const refusal = scripted ? strictSchemaRefusal(request.url, request.body) : undefined;
+    if (refusal) {
+      this.refusals.push(refusal);
+      res.writeHead(400, { "content-type": "application/json", "x-should-retry": "false" }).end(JSON.stringify({ error: refusal }));
+      return;
+    }
+    this.#answer(res, scripted ? this.nextAnswer() : undefined);
+  }
 
   /** The `baseURL` to give the SDK. */
   get baseURL(): string {
-    return `http://127.0.0.1:${this.#port}/v1`;
-  }
-
-  /** How many scripted responses have not been used. */
-  get pending(): number {
-    return this.#queue.length;
-  }
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.#server.listen(0, "127.0.0.1", resolve));
-    this.#port = (this.#server.address() as AddressInfo).port;
-  }
-
-  async close(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
-  }
-
-  /** Adds responses to the queue; each request takes the next one. */
-  enqueue(...responses: MockResponse[]): void {
-    this.#queue.push(...responses);
+    return `${this.origin}/v1`;
   }
 
   /** Forgets the recorded requests, the refusals and the unused responses. */
-  reset(): void {
-    this.requests.length = 0;
+  override reset(): void {
+    super.reset();
     this.refusals.length = 0;
-    this.#queue = [];
-  }
-
-  /** Resolves once `count` requests have been received. */
-  async received(count: number): Promise<void> {
-    while (this.requests.length < count) await new Promise<void>((wake) => this.#waiters.push(wake));
   }
 
   #answer(res: ServerResponse, response: MockResponse | undefined): void {

@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
 import { join } from "node:path";
-import type { RecordedRequest } from "./mockOpenAIServer";
+import { type RecordedRequest, RecordingHttpServer } from "./recordingHttpServer";
 
 /** A recorded answer to one request: a JSON body, a stream of server-sent events, or an error status with its body. */
 export type ReplayAnswer =
@@ -40,68 +39,29 @@ export function errorAnswer(vendor: string, name: string, status: number, header
  * the next answer of the queue, byte for byte as recorded; every request is recorded. A request
  * with no answer left gets a 500 naming the server, so a test that calls too often fails loudly.
  */
-export class ReplayHttpServer {
-  readonly requests: RecordedRequest[] = [];
-  #queue: ReplayAnswer[] = [];
-  #port = 0;
-  readonly #server = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on("data", (part: Buffer) => parts.push(part));
-    req.on("end", () => {
-      const text = Buffer.concat(parts).toString("utf8");
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // Recorded as text.
-      }
-      this.requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
-      const answer = this.accepts(req.method ?? "", req.url ?? "") ? this.#queue.shift() : undefined;
-      if (!answer) {
-        res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: `${this.name} has no recorded answer for request ${this.requests.length} (${req.method} ${req.url}).` }));
-      } else if (answer.kind === "error") {
-        res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers }).end(answer.body);
-      } else if (answer.kind === "json") {
-        res.writeHead(200, { "content-type": "application/json" }).end(answer.body);
-      } else {
-        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-        for (const chunk of answer.chunks) res.write(this.framing === "named" ? `event: ${(JSON.parse(chunk) as { type: string }).type}\ndata: ${chunk}\n\n` : `data: ${chunk}\r\n\r\n`);
-        res.end();
-      }
-    });
-  });
-
+export class ReplayHttpServer extends RecordingHttpServer<ReplayAnswer> {
   constructor(
     /** Names the server in its own error answers. */
     readonly name: string,
     readonly framing: EventFraming,
     /** Whether a request (method, URL) is one the vendor's API answers. */
     readonly accepts: (method: string, url: string) => boolean,
-  ) {}
-
-  /** `http://127.0.0.1:<port>`. */
-  get origin(): string {
-    return `http://127.0.0.1:${this.#port}`;
+  ) {
+    super();
   }
 
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.#server.listen(0, "127.0.0.1", resolve));
-    this.#port = (this.#server.address() as AddressInfo).port;
-  }
-
-  async close(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
-  }
-
-  /** Adds answers to the queue; each request takes the next one. */
-  enqueue(...answers: ReplayAnswer[]): void {
-    this.#queue.push(...answers);
-  }
-
-  /** Forgets the recorded requests and the unused answers. */
-  reset(): void {
-    this.requests.length = 0;
-    this.#queue = [];
+  protected respond(request: RecordedRequest, res: ServerResponse): void {
+    const answer = this.accepts(request.method, request.url) ? this.nextAnswer() : undefined;
+    if (!answer) {
+      res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: `${this.name} has no recorded answer for request ${this.requests.length} (${request.method} ${request.url}).` }));
+    } else if (answer.kind === "error") {
+      res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers }).end(answer.body);
+    } else if (answer.kind === "json") {
+      res.writeHead(200, { "content-type": "application/json" }).end(answer.body);
+    } else {
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      for (const chunk of answer.chunks) res.write(this.framing === "named" ? `event: ${(JSON.parse(chunk) as { type: string }).type}\ndata: ${chunk}\n\n` : `data: ${chunk}\r\n\r\n`);
+      res.end();
+    }
   }
 }
