@@ -1,0 +1,38 @@
+// The dependency rules of src/ (npm run architecture): no import cycle, and the run loop and the
+// Agent class reach a bounded number of files. Counted over runtime imports (`import type` is
+// erased by the compiler and loads nothing); the count with type imports is printed beside it.
+import madge from "madge";
+
+const limits = { "agent/runLoop.ts": 60, "agent/agent.ts": 90 };
+
+async function graph(skipTypeImports) {
+  const result = await madge("src", { fileExtensions: ["ts"], tsConfig: "tsconfig.json", detectiveOptions: { ts: { skipTypeImports } } });
+  return result;
+}
+
+function reach(edges, start) {
+  const seen = new Set();
+  const stack = [start];
+  while (stack.length > 0) {
+    const file = stack.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const next of edges[file] ?? []) stack.push(next);
+  }
+  return seen.size;
+}
+
+const runtime = await graph(true);
+const typed = await graph(false);
+const problems = [];
+for (const cycle of typed.circular()) problems.push(`import cycle: ${[...cycle, cycle[0]].join(" → ")}`);
+for (const [file, limit] of Object.entries(limits)) {
+  const count = reach(runtime.obj(), file);
+  console.log(`${file} reaches ${count} files (limit ${limit}); ${reach(typed.obj(), file)} counting type imports`);
+  if (count > limit) problems.push(`${file} reaches ${count} files, more than ${limit}`);
+}
+if (problems.length > 0) {
+  for (const problem of problems) console.error(problem);
+  process.exit(1);
+}
+console.log("no import cycle in src/");
