@@ -23,6 +23,26 @@ export type { AgentRegistry, ChatGeneratorFactory } from "./definition/agentRegi
 export type { AgentFromJSONOptions } from "./definition/agentFromDefinition";
 export type { AgentToJSONOptions } from "./definition/agentToDefinition";
 export { BreakpointError } from "./agent/breakpoint";
+export type {
+  AfterModelAction,
+  AfterModelContext,
+  AfterRunAction,
+  AfterRunContext,
+  AfterToolAction,
+  AfterToolContext,
+  BeforeModelAction,
+  BeforeModelContext,
+  BeforeToolAction,
+  BeforeToolContext,
+  HookContext,
+  HookPoint,
+  MaybePromise,
+  Middleware,
+  RunResultLike,
+  RunStop,
+  StopAction,
+} from "./run/middleware";
+export { MiddlewareError } from "./run/middlewareError";
 export { ToolRunner } from "./agent/toolRunner";
 export type { ToolRunnerCall, ToolRunnerCallOptions, ToolRunnerOptions, ToolRunnerResult } from "./agent/toolRunner";
 export type { Breakpoint } from "./agent/breakpoint";

@@ -88,6 +88,7 @@ describe("toolwright", () => {
       "DeferredConfirmationStrategy",
       "DefinitionError",
       "HookError",
+      "MiddlewareError",
       "NeverAskPolicy",
       "OutputValidationError",
       "PromptTemplateError",

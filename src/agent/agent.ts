@@ -23,7 +23,12 @@ import { nestedDepth } from "../compose/nestedRun";
 import { type AgentStreamEvent, EventQueue } from "./agentStream";
 import type { Breakpoint } from "./breakpoint";
 import { resumeRun } from "./resumeRun";
-import { type LoopOutcome, type LoopStart, type RunContext, runLoop } from "./runLoop";
+import { runLoop } from "../run/runLoop";
+import type { LoopOutcome, LoopStart, RunContext } from "../run/runContext";
+import { attachFeatures } from "../run/runFeatures";
+import { checkMiddleware } from "../run/checkMiddleware";
+import { applyAfterRun } from "../run/afterRun";
+import type { Middleware, RunResultLike } from "../run/middleware";
 import { BreakpointError } from "./breakpoint";
 import type { AgentTracing } from "../observe/agentTracing";
 import { type AgentHooks, hookNames } from "../observe/runEvents";
@@ -75,6 +80,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
   readonly #name: string | undefined;
   readonly #hooks: readonly AgentHooks[];
   readonly #tracing: AgentTracing | undefined;
+  readonly #middleware: readonly Middleware[];
 
   constructor(options: AgentOptions<S, E, O>) {
     if (typeof options !== "object" || options === null) throw new ConfigurationError("Agent", `new Agent(options) needs an options object, got ${describeKind(options)}.`);
@@ -111,6 +117,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     const hooks = checkHooks(options.hooks, "Agent");
     this.#hooks = hooks ? [hooks] : [];
     this.#tracing = checkTracing(options.tracing);
+    this.#middleware = checkMiddleware(options.middleware, "Agent");
   }
 
   /**
@@ -229,35 +236,44 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     // The context snapshots carry on: the one continued, else the new trace's (even one that records nothing).
     const continues = observer?.traceContext ?? start.trace;
     if (observer?.idle) observer = undefined;
+    const runMiddleware = checkMiddleware(options.middleware, "Agent.run");
+    const middleware = runMiddleware.length > 0 ? [...this.#middleware, ...runMiddleware] : this.#middleware;
     const context: RunContext = {
-        chatGenerator: this.#chatGenerator,
-        tools,
-        toolSpecs,
-        state,
-        exitConditions: this.#exitConditions,
-        maxAgentSteps: this.#maxAgentSteps,
-        toolConcurrency: this.#toolConcurrency,
-        toolTimeoutMs: this.#toolTimeoutMs,
-        raiseOnToolInvocationFailure: this.#raiseOnToolInvocationFailure,
-        generationKwargs: input.generationKwargs,
-        streamingCallback,
-        abort,
-        confirmationStrategies: this.#confirmationStrategies,
-        confirmationContext: options.confirmationContext,
-        breakpoint,
-        sealSnapshot: (snapshot) => this.#signer?.sign(snapshot) ?? snapshot,
-        runId,
-        onCheckpoint: options.onCheckpoint,
-        usage,
-        observer,
-        continues,
-        output,
-        maxOutputRetries: this.#maxOutputRetries,
-        depth: runDepth(input),
+      chatGenerator: this.#chatGenerator,
+      tools,
+      toolSpecs,
+      state,
+      exitConditions: this.#exitConditions,
+      maxAgentSteps: this.#maxAgentSteps,
+      toolConcurrency: this.#toolConcurrency,
+      toolTimeoutMs: this.#toolTimeoutMs,
+      raiseOnToolInvocationFailure: this.#raiseOnToolInvocationFailure,
+      generationKwargs: input.generationKwargs,
+      streamingCallback,
+      abort,
+      sealSnapshot: (snapshot) => this.#signer?.sign(snapshot) ?? snapshot,
+      runId,
+      agentName: this.#name,
+      usage,
+      observer,
+      continues,
+      output,
+      maxOutputRetries: this.#maxOutputRetries,
+      depth: runDepth(input),
+      features: attachFeatures({ breakpoint, middleware, confirmationStrategies: this.#confirmationStrategies, confirmationContext: options.confirmationContext, onCheckpoint: options.onCheckpoint }),
+      cursor: {
+        stepCount: start.stepCount,
+        modelVisits: start.visits.chatGenerator,
+        toolVisits: new Map(start.visits.tools),
+        next: start.next,
+        toolStep: start.toolStep,
+        resuming: start.resumed,
+        corrections: 0,
+      },
     };
     let outcome: LoopOutcome;
     try {
-      outcome = await (observer ? observer.within(() => runLoop(context, start)) : runLoop(context, start));
+      outcome = await (observer ? observer.within(() => runLoop(context)) : runLoop(context));
     } catch (error) {
       if (observer) observeFailure(observer, error, start, usage);
       throw error;
@@ -266,11 +282,12 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     }
     const data = state.data as Record<string, unknown>;
     const messages = data.messages as ChatMessage[];
-    const paused = "pending" in outcome ? { pendingConfirmations: [...outcome.pending], snapshot: outcome.snapshot } : {};
+    const paused = "pending" in outcome ? { pendingConfirmations: [...outcome.pending], snapshot: outcome.snapshot } : "stopped" in outcome ? { stopped: outcome.stopped, snapshot: outcome.snapshot } : {};
     const totals = usage.toJSON();
     observer?.runEnd(outcome, totals);
     const answer = "output" in outcome ? { output: outcome.output } : {};
-    return { ...data, messages, lastMessage: messages[messages.length - 1]!, exitReason: outcome.exitReason, stepCount: outcome.stepCount, usage: totals, ...answer, ...paused } as AgentResult<S, E, R>;
+    const result = { ...data, messages, lastMessage: messages[messages.length - 1]!, exitReason: outcome.exitReason, stepCount: outcome.stepCount, usage: totals, ...answer, ...paused } as AgentResult<S, E, R>;
+    return middleware.length > 0 ? ((await applyAfterRun(context, middleware, result as unknown as RunResultLike)) as unknown as AgentResult<S, E, R>) : result;
   }
 
   /**
@@ -314,7 +331,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     if (extra.length > 0) {
       throw new ConfigurationError(
         "Agent.run",
-        `Agent.run was given a snapshot and ${extra.map((k) => `'${k}'`).join(", ")}; a resumed run continues the snapshot's conversation and state, so pass only run options (generationKwargs, tools, signal, streamingCallback, breakpoint, decisions, confirmationContext, runId, onCheckpoint, hooks, outputSchema) with it.`,
+        `Agent.run was given a snapshot and ${extra.map((k) => `'${k}'`).join(", ")}; a resumed run continues the snapshot's conversation and state, so pass only run options (generationKwargs, tools, signal, streamingCallback, breakpoint, decisions, confirmationContext, runId, onCheckpoint, hooks, middleware, outputSchema) with it.`,
       );
     }
     return resumeRun(options.snapshot, options.decisions, {

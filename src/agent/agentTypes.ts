@@ -12,6 +12,7 @@ import type { AgentHooks } from "../observe/runEvents";
 import type { RunUsage } from "../observe/runUsage";
 import type { OutputOf, OutputSchema } from "./finalOutput";
 import type { PromptTemplate } from "../prompt/promptTemplate";
+import type { Middleware, RunStop } from "../run/middleware";
 
 /** What a `systemPrompt` function gets besides the state: the run's identity. */
 export interface SystemPromptRun {
@@ -83,6 +84,12 @@ export interface AgentOptions<S extends StateSchema, E extends string = string, 
   hooks?: AgentHooks;
   /** Turns every run into a trace: `openTelemetry()` from `toolwright/otel`. Default: no tracing, at no cost. */
   tracing?: AgentTracing;
+  /**
+   * Code that acts at the run's hook points (before and after the model call, before and after each
+   * tool call, at the end): guards, budgets, approvals. Runs in order, before a run's own middleware.
+   * Code, never part of a definition. See `Middleware`.
+   */
+  middleware?: readonly Middleware<S>[];
 }
 
 /** Per-run options of `agent.run(...)`; every state key may also be given, as its initial value. */
@@ -129,6 +136,8 @@ export interface AgentRunOptions {
   onCheckpoint?: (snapshot: AgentSnapshot) => void | Promise<void>;
   /** Lifecycle callbacks for this run, called after the Agent's own `hooks`. */
   hooks?: AgentHooks;
+  /** Middleware for this run, after the Agent's own `middleware`. */
+  middleware?: readonly Middleware[];
 }
 
 /** The input of `agent.run(...)`: run options plus initial state values; `O` is the run's output schema. */
@@ -143,7 +152,7 @@ export type AgentRunInput<S extends StateSchema, O extends OutputSchema | undefi
  * Why a run ended: `"text"`, `"max_agent_steps"`, `"confirmation_required"`, or the name of an
  * exit-condition tool (`E`: the tool names of the Agent's `exitConditions` when they are literals).
  */
-export type ExitReason<E extends string = string> = "text" | "max_agent_steps" | "confirmation_required" | E;
+export type ExitReason<E extends string = string> = "text" | "max_agent_steps" | "confirmation_required" | "stopped" | E;
 
 /** What every run result has: the conversation, how many steps it took, and every state key that has a value. */
 export type AgentResultBase<S extends StateSchema> = Partial<Omit<StateValues<S>, "messages">> & {
@@ -167,12 +176,23 @@ export type AgentResult<S extends StateSchema, E extends string = string, O exte
       /** The final answer, parsed and validated against the run's `outputSchema` (undefined without one). */
       output: OutputOf<O>;
       pendingConfirmations?: undefined;
+      stopped?: undefined;
       snapshot?: undefined;
     })
-  | (AgentResultBase<S> & { exitReason: Exclude<ExitReason<E>, "confirmation_required" | "text">; output?: undefined; pendingConfirmations?: undefined; snapshot?: undefined })
+  | (AgentResultBase<S> & { exitReason: Exclude<ExitReason<E>, "confirmation_required" | "text" | "stopped">; output?: undefined; pendingConfirmations?: undefined; stopped?: undefined; snapshot?: undefined })
+  | (AgentResultBase<S> & {
+      exitReason: "stopped";
+      output?: undefined;
+      pendingConfirmations?: undefined;
+      /** Which middleware stopped the run, at which hook point, why (and its details). */
+      stopped: RunStop;
+      /** Continue with `agent.run({ snapshot })` (the middleware that stopped it runs again there). */
+      snapshot: AgentSnapshot;
+    })
   | (AgentResultBase<S> & {
       exitReason: "confirmation_required";
       output?: undefined;
+      stopped?: undefined;
       /** The calls waiting for a decision. */
       pendingConfirmations: PendingConfirmation[];
       /** Continue with `agent.run({ snapshot, decisions })`. */
@@ -194,6 +214,7 @@ export const runOptionKeys: ReadonlySet<string> = new Set([
   "runId",
   "onCheckpoint",
   "hooks",
+  "middleware",
   "outputSchema",
   "promptVariables",
 ]);
@@ -206,5 +227,6 @@ export const reservedStateKeys: readonly string[] = [
   "usage",
   ...[...runOptionKeys].filter((key) => key !== "messages"),
   "pendingConfirmations",
+  "stopped",
   "output",
 ];

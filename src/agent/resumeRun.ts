@@ -1,18 +1,17 @@
 import type { ChatMessage } from "../chat/chatMessage";
-import { DecisionError, describeError } from "../errors";
+import { describeError } from "../errors";
 import { DeferredConfirmationStrategy } from "../hitl/confirmationStrategies";
-import type { ConfirmationDecision, ConfirmationStrategy, PendingConfirmation } from "../hitl/confirmationTypes";
-import { parseDecision } from "../hitl/parseDecision";
+import type { ConfirmationStrategy, PendingConfirmation } from "../hitl/confirmationTypes";
+import { checkDecisions, checkNoneMissing, notPending } from "../hitl/checkDecisions";
+import { strategyFor } from "../hitl/strategyFor";
 import { peekStateValue, State } from "../state/state";
 import type { StateSchema } from "../state/stateSchema";
 import { prepareArguments } from "../tools/prepareArguments";
 import type { Tool } from "../tools/tool";
 import { canonicalJson } from "../util/canonicalJson";
-import { describeKind } from "../util/describeValue";
 import { truncateForEcho } from "../util/truncate";
-import { callKeys, strategyFor } from "./decideCalls";
-import type { LoopStart } from "./runLoop";
-import { stepCalls } from "./runLoop";
+import { callKeys, stepCalls } from "../run/stepCalls";
+import type { LoopStart } from "../run/runContext";
 import { type AgentSnapshot, parseSnapshot, snapshotProblem } from "./snapshot";
 import { resumeNested } from "../compose/resumeNested";
 import type { SnapshotSigner } from "./snapshotSigner";
@@ -115,47 +114,5 @@ function checkStep(messages: readonly ChatMessage[], step: NonNullable<LoopStart
     pending.set(p.toolCallId, { toolName: tool.name, description: tool.description, arguments: prepared.args });
   });
   return pending;
-}
-
-/**
- * Checks decisions for a paused run's pending calls before the run is resumed (a queue checks them
- * when a person answers, so that a bad answer is refused there and the pause stays): each a valid
- * decision, one for every pending call, none for another call. Throws DecisionError naming `subject`.
- */
-export function checkDecisionsFor(pending: readonly PendingConfirmation[], decisions: unknown, subject: string): Map<string, ConfirmationDecision> {
-  const given = checkDecisions(decisions, subject);
-  for (const key of given.keys()) if (!pending.some((p) => p.toolCallId === key)) throw notPending(key, pending, subject);
-  checkNoneMissing(pending, given, subject);
-  return given;
-}
-
-function checkNoneMissing(pending: readonly PendingConfirmation[], given: ReadonlyMap<string, ConfirmationDecision>, subject: string): void {
-  const missing = pending.filter((p) => !given.has(p.toolCallId));
-  if (missing.length > 0) {
-    throw new DecisionError(
-      missing[0]!.toolCallId,
-      `${subject} resumes a run waiting for confirmation of ${missing.map((p) => `${p.toolCallId} (${p.toolName})`).join(", ")}; pass decisions: { ${JSON.stringify(missing[0]!.toolCallId)}: { action: "confirm" } } (or "reject", or "modify" with arguments).`,
-    );
-  }
-}
-
-function notPending(key: string, pending: readonly PendingConfirmation[], subject = "Agent.run"): DecisionError {
-  return new DecisionError(
-    key,
-    `${subject} was given a decision for '${truncateForEcho(key)}', which is not a call waiting for confirmation; pending calls: ${pending.map((p) => p.toolCallId).join(", ") || "none"}.`,
-  );
-}
-
-function checkDecisions(value: unknown, subject = "Agent.run"): Map<string, ConfirmationDecision> {
-  if (value === undefined) return new Map();
-  const entries = value instanceof Map ? [...value.entries()] : typeof value === "object" && value !== null && !Array.isArray(value) ? Object.entries(value) : undefined;
-  if (!entries) throw new DecisionError(undefined, `${subject} has decisions that are not an object (or Map) of { toolCallId: decision }, got ${describeKind(value)}.`);
-  const decisions = new Map<string, ConfirmationDecision>();
-  for (const [id, decision] of entries) {
-    const parsed = parseDecision(decision);
-    if ("problem" in parsed) throw new DecisionError(String(id), `${subject} has a decision for '${truncateForEcho(String(id))}' that is not valid: ${parsed.problem}.`);
-    decisions.set(String(id), parsed.decision);
-  }
-  return decisions;
 }
 

@@ -11,7 +11,6 @@ import { isPlainObject } from "../util/isPlainObject";
 import { jsonCopy } from "../util/jsonCopy";
 import type { TraceContext } from "../observe/agentTracing";
 import { noUsage, type RunUsage } from "../observe/runUsage";
-import type { NestedResume } from "../compose/nestedRun";
 
 /**
  * Everything a run needs to go on, as plain JSON: the state (messages included), the step count,
@@ -45,6 +44,12 @@ export interface AgentSnapshot {
   readonly trace?: TraceContext;
   /** `hmac-sha256:<base64url>` over the rest, when the Agent that made it has a `snapshotKey`. */
   readonly signature?: string;
+}
+
+/** A sub-run paused inside a tool step, to be continued: its snapshot and the decisions for it. */
+export interface NestedResume {
+  readonly snapshot: AgentSnapshot;
+  readonly decisions: ReadonlyMap<string, ConfirmationDecision>;
 }
 
 /** A paused sub-run of an agent tool call, inside its caller's snapshot. */

@@ -1,6 +1,6 @@
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
-import { checkDecisionsFor } from "../agent/resumeRun";
+import { checkDecisionsFor } from "../hitl/checkDecisions";
 import type { ConfirmationDecision } from "../hitl/confirmationTypes";
 import { ConfigurationError } from "../errors";
 import { describeKind } from "../util/describeValue";

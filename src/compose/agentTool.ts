@@ -4,7 +4,7 @@ import type { StreamingCallback, StreamingChunk } from "../chat/streaming";
 import { ConfigurationError } from "../errors";
 import type { ConfirmationDecision } from "../hitl/confirmationTypes";
 import type { MergeHandler } from "../state/mergeHandlers";
-import { Tool, type ToolContext } from "../tools/tool";
+import { setSubRun, Tool, type ToolContext } from "../tools/tool";
 import type { OutputsToString } from "../tools/toolOutputs";
 import type { JsonSchema } from "../tools/jsonSchema";
 import { describeKind } from "../util/describeValue";
@@ -12,7 +12,8 @@ import { setOwn } from "../util/ownProperty";
 import type { AgentResultBase } from "../agent/agentTypes";
 import type { AgentSnapshot } from "../agent/snapshot";
 import type { PendingConfirmation } from "../hitl/confirmationTypes";
-import { channelOf, maxAgentNesting, NestedPause, nestedDepth, registerAgentTool } from "./nestedRun";
+import { maxAgentNesting, nestedDepth } from "./nestedRun";
+import type { SubRunCall, SubRunOutcome } from "../tools/subRun";
 
 /** Options of `agent.asTool(...)`. */
 export interface AgentToolOptions {
@@ -84,24 +85,29 @@ export function agentTool(agent: SubAgent, options: AgentToolOptions): Tool {
     inputsFromState: inputs,
     outputsToState: options.outputsToState,
     outputsToString: options.outputsToString ?? { handler: (result: AgentToolResult) => result.output ?? (result.text || `The agent '${name}' finished (${result.exitReason}) without an answer.`) },
-    function: (args, context) => runSubAgent(agent, name, args, context, Object.values(inputs)),
+    function: async (args, context) => (await runSubAgent(agent, name, args, context, Object.values(inputs), outsideARun)).value,
   });
-  registerAgentTool(tool, { checkResume: (snapshot, decisions) => agent.checkResume(snapshot, decisions) });
+  setSubRun(tool, {
+    run: (args, context, call) => runSubAgent(agent, name, args, context, Object.values(inputs), call),
+    checkResume: (snapshot, decisions) => agent.checkResume(snapshot, decisions),
+  });
   return tool;
 }
 
-async function runSubAgent(agent: SubAgent, name: string, args: Record<string, unknown>, context: ToolContext, subKeys: readonly string[]): Promise<AgentToolResult> {
-  const channel = channelOf(context);
-  const depth = channel?.depth ?? 1;
+// A call made outside a run's tool step (a tool's function called directly): top level, cannot pause.
+const outsideARun: SubRunCall = { depth: 1, streamingCallback: undefined, canPause: false, resume: undefined, addTokens: () => {} };
+
+async function runSubAgent(agent: SubAgent, name: string, args: Record<string, unknown>, context: ToolContext, subKeys: readonly string[], channel: SubRunCall): Promise<SubRunOutcome & { readonly value?: AgentToolResult }> {
+  const depth = channel.depth;
   if (depth >= maxAgentNesting) {
     throw new Error(`agents would nest ${depth + 1} deep, past the limit of ${maxAgentNesting}; an agent that calls itself (directly or through others) needs an exit`);
   }
-  const forward = channel?.streamingCallback;
+  const forward = channel.streamingCallback;
   const streamingCallback: StreamingCallback | undefined = forward && ((chunk: StreamingChunk) => forward({ ...chunk, agent: chunk.agent === undefined ? name : `${name}/${chunk.agent}` }));
   const common: Record<string | symbol, unknown> = { signal: context.signal, runId: subRunId(context.idempotencyKey), [nestedDepth]: depth + 1 };
   if (streamingCallback) common.streamingCallback = streamingCallback;
   let input: Record<string | symbol, unknown>;
-  if (channel?.resume) {
+  if (channel.resume) {
     input = { ...common, snapshot: channel.resume.snapshot, decisions: channel.resume.decisions };
   } else {
     input = { ...common, messages: [ChatMessage.fromUser(String(args.input))] };
@@ -109,22 +115,22 @@ async function runSubAgent(agent: SubAgent, name: string, args: Record<string, u
   }
   const result = await agent.run(input);
   if (result.exitReason === "confirmation_required") {
-    if (!channel?.canPause) {
+    if (!channel.canPause) {
       throw new Error(
         `its agent paused for confirmation of ${result.pendingConfirmations!.map((p) => p.toolName).join(", ")}, and a call outside an Agent run (ToolRunner, MCP) cannot pause; give that agent a BlockingConfirmationStrategy`,
       );
     }
-    throw new NestedPause(name, result.snapshot!, result.pendingConfirmations!);
+    return { paused: { toolName: name, snapshot: result.snapshot!, pending: result.pendingConfirmations! } };
   }
   // Tokens are added once, when the sub-run ends (a resumed sub-run's usage includes its first part).
-  channel?.addTokens(result.usage);
+  channel.addTokens(result.usage);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(result)) if (agent.stateKeys.includes(key) && key !== "messages") setOwn(out, key, value);
   out.messages = result.messages;
   out.text = result.lastMessage.text ?? "";
   out.output = result.output;
   out.exitReason = result.exitReason;
-  return out as AgentToolResult;
+  return { value: out as AgentToolResult };
 }
 
 // A sub-run's id: stable for its call (so its own tools' idempotency keys are too), within the 200 characters a runId may have.

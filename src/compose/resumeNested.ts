@@ -2,12 +2,11 @@ import type { ChatMessage } from "../chat/chatMessage";
 import type { ConfirmationDecision, PendingConfirmation } from "../hitl/confirmationTypes";
 import type { Tool } from "../tools/tool";
 import { truncateForEcho } from "../util/truncate";
-import { callKeys } from "../agent/decideCalls";
-import { checkDecisionsFor } from "../agent/resumeRun";
-import { stepCalls } from "../agent/runLoop";
-import { type RunPosition, snapshotProblem } from "../agent/snapshot";
+import { callKeys, stepCalls } from "../run/stepCalls";
+import { checkDecisionsFor } from "../hitl/checkDecisions";
+import { type NestedResume, type RunPosition, snapshotProblem } from "../agent/snapshot";
+import { toolInternals } from "../tools/tool";
 import { nestedCallKey } from "./nestedCallKey";
-import { agentToolInternals, type NestedResume } from "./nestedRun";
 
 /**
  * Checks a tool step that an agent tool's sub-run paused, without trusting the snapshot: the
@@ -45,7 +44,7 @@ export function resumeNested(
     if (!call) throw snapshotProblem(`toolStep.nested.${truncateForEcho(key)}`, "names no tool call of the step");
     if (step.done?.has(key)) throw snapshotProblem(`toolStep.nested.${truncateForEcho(key)}`, "names a call that also finished");
     const tool = tools.get(call.toolName);
-    if (!tool || !agentToolInternals(tool)) throw snapshotProblem(`toolStep.nested.${truncateForEcho(key)}`, `names a call to '${truncateForEcho(call.toolName)}', which is not an agent tool of this Agent`);
+    if (!tool || !toolInternals(tool).subRun) throw snapshotProblem(`toolStep.nested.${truncateForEcho(key)}`, `names a call to '${truncateForEcho(call.toolName)}', which is not an agent tool of this Agent`);
     for (const p of nested.pending) {
       const toolCallId = nestedCallKey(key, p);
       if (keyed.has(toolCallId)) throw snapshotProblem(`toolStep.nested.${truncateForEcho(key)}.pending`, `has two calls decided by the key '${truncateForEcho(toolCallId)}'`);
@@ -61,7 +60,7 @@ export function resumeNested(
       const decision = given.get(nestedCallKey(key, p));
       if (decision) decisions.set(p.toolCallId, decision);
     }
-    agentToolInternals(tools.get(byKey.get(key)!.toolName)!)!.checkResume(nested.snapshot, decisions);
+    toolInternals(tools.get(byKey.get(key)!.toolName)!).subRun!.checkResume(nested.snapshot, decisions);
     resumes.set(key, { snapshot: nested.snapshot, decisions });
   }
   return resumes;

@@ -1,6 +1,5 @@
 import { ConfigurationError, DefinitionError } from "../errors";
-import { agentToolInternals, registerAgentTool } from "../compose/nestedRun";
-import { Tool, toolInternals } from "../tools/tool";
+import { setSubRun, Tool, toolInternals } from "../tools/tool";
 import type { OutputsToState, OutputsToString } from "../tools/toolOutputs";
 import type { ToolSettings } from "./agentDefinition";
 import type { AgentRegistry } from "./agentRegistry";
@@ -35,8 +34,8 @@ export function toolVariant(tool: Tool, settings: ToolSettings, registry: AgentR
 
 // An agent tool's variant is an agent tool too: its sub-run can pause and resume.
 function carryAgentTool(original: Tool, variant: Tool): Tool {
-  const internals = agentToolInternals(original);
-  if (internals) registerAgentTool(variant, internals);
+  const { subRun } = toolInternals(original);
+  if (subRun) setSubRun(variant, subRun);
   return variant;
 }
 

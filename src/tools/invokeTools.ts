@@ -10,7 +10,7 @@ import { setOwn } from "../util/ownProperty";
 import { redactValues } from "../util/redact";
 import { Semaphore } from "../util/semaphore";
 import { isThenable } from "../util/isThenable";
-import { describeThrown, isError } from "../util/thrownValue";
+import { describeThrown } from "../util/thrownValue";
 import { prepareArguments } from "./prepareArguments";
 import { type Tool, type ToolContext, type ToolProgress, toolInternals } from "./tool";
 import { toolProgressChunk } from "./toolProgressChunk";
@@ -21,7 +21,8 @@ import { toolResultText } from "./toolResultText";
 import type { ToolCallObservation } from "../observe/callObservation";
 import type { RunObserver } from "../observe/runObserver";
 import type { RunUsage } from "../observe/runUsage";
-import { isAgentTool, NestedPause, type NestedResume, openChannel } from "../compose/nestedRun";
+import type { NestedResume } from "../agent/snapshot";
+import type { SubRunCall, SubRunPause, SubRunTool } from "./subRun";
 
 /** How one step's tool calls are run. */
 export interface InvokeToolsOptions {
@@ -44,6 +45,25 @@ export interface InvokeToolsOptions {
   readonly observer?: RunObserver;
   /** Agent tools' sub-runs (an Agent run's step only): how deep, what to continue, what paused. */
   readonly nested?: NestedStep;
+  /** Told of each call as it ends, in call order, before its result is committed: may replace the result (of a call that succeeded) or the text the model gets. */
+  readonly afterCall?: (call: EndedCall) => AfterCallChange | undefined | Promise<AfterCallChange | undefined>;
+}
+
+/** A call that ended, as `afterCall` is told of it. */
+export interface EndedCall {
+  readonly toolCall: ToolCall;
+  /** The call's key within the step (its id, or `#<index>`). */
+  readonly key: string;
+  readonly index: number;
+  readonly failed: boolean;
+  /** What the tool returned; undefined for a failed call. */
+  readonly result: unknown;
+}
+
+/** What `afterCall` changes: the value to commit (`result`, when present), the model's text. */
+export interface AfterCallChange {
+  readonly result?: unknown;
+  readonly text?: string;
 }
 
 /** What a step of an Agent run tells its agent tools' calls, and learns from them. */
@@ -57,7 +77,7 @@ export interface NestedStep {
   /** Calls that finished before the step paused, by index: not run again. */
   readonly done?: ReadonlyMap<number, ToolCallOutcome>;
   /** Filled by the step: the calls whose sub-run paused, by index. Calls that wait for one of them are held back (neither run nor answered). */
-  readonly paused: Map<number, NestedPause>;
+  readonly paused: Map<number, SubRunPause>;
 }
 
 /** Which step of which run the calls belong to: what their idempotency keys are made of. */
@@ -90,7 +110,7 @@ type Execution =
       | { readonly ok: false; readonly failure: ToolCallFailure; readonly injected?: Injected }
     ) & { readonly decision?: ConfirmationDecision; readonly held?: undefined })
   // Not answered in this pass: an agent tool whose sub-run paused, a call that waits for one, or a call that finished before the pause.
-  | { readonly held: "paused"; readonly pause: NestedPause }
+  | { readonly held: "paused"; readonly pause: SubRunPause }
   | { readonly held: "waiting" }
   | { readonly held: "done"; readonly outcome: ToolCallOutcome };
 
@@ -140,7 +160,7 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
     const release = semaphore && (await semaphore.acquire());
     try {
       abort.throwIfAborted();
-      const execution = await execute(tool, call, args, state, abort, options, step, index, observed && { observer: options.observer!, observed });
+      const execution = await execute({ tool, call, modelArgs: args, options, step, index, observed });
       if (execution.held) return execution;
       return decision ? { ...execution, decision } : execution;
     } finally {
@@ -166,7 +186,12 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
         committed?.[index]!.resolve();
         continue;
       }
-      const committedCall = execution.ok ? commit(execution, state) : execution;
+      let change: AfterCallChange | undefined;
+      if (options.afterCall) {
+        const told = options.afterCall({ toolCall: call, key: step.keys[index] ?? call.id ?? `#${index}`, index, failed: !execution.ok, result: execution.ok ? execution.result : undefined });
+        change = isThenable(told) ? await told : told;
+      }
+      const committedCall = execution.ok ? commit(change && "result" in change ? { ...execution, result: change.result } : execution, state) : execution;
       committed?.[index]!.resolve();
       // The developer hears of a fault before the call's end is told, whether the run goes on or throws.
       if (!committedCall.ok && committedCall.failure.fault) {
@@ -176,10 +201,10 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
         observed?.[index]?.abandon(committedCall.failure.error);
         throw committedCall.failure.error;
       }
-      const text = committedCall.ok ? withDecisionNote(committedCall.text, execution.decision) : committedCall.failure.message;
+      const text = change?.text ?? (committedCall.ok ? withDecisionNote(committedCall.text, execution.decision) : committedCall.failure.message);
       const message = ChatMessage.fromTool(text, decidedCall(call, execution.decision), execution.decision ? { error: !committedCall.ok, meta: decisionMeta(call, execution.decision) } : { error: !committedCall.ok });
       if (options.observer) observeEnd(options.observer, observed![index], step.step, call, message, committedCall.ok ? undefined : committedCall.failure, execution.injected);
-      outcomes.push({ index, toolCall: call, message, failed: !committedCall.ok, ...(committedCall.ok && execution.ok && { value: execution.result }) });
+      outcomes.push({ index, toolCall: call, message, failed: !committedCall.ok, ...(committedCall.ok && execution.ok && { value: change && "result" in change ? change.result : execution.result }) });
       if (options.streamingCallback) await emit(options, { type: "toolResult", index, toolCall: call, result: message.toolCallResult! });
     }
   } catch (error) {
@@ -228,18 +253,21 @@ function commit(
   }
 }
 
-async function execute(
-  tool: Tool,
-  call: ToolCall,
-  modelArgs: Record<string, unknown>,
-  state: State,
-  abort: RunAbort,
-  options: InvokeToolsOptions,
-  step: StepIdentity,
-  index: number,
-  observing: { readonly observer: RunObserver; readonly observed: Array<ToolCallObservation | undefined> } | undefined,
-): Promise<Execution> {
-  const { timeoutMs, nested } = options;
+/** One call to run: the tool, the call, its validated arguments, and the step it belongs to. */
+interface CallToRun {
+  readonly tool: Tool;
+  readonly call: ToolCall;
+  readonly modelArgs: Record<string, unknown>;
+  readonly options: InvokeToolsOptions;
+  readonly step: StepIdentity;
+  readonly index: number;
+  /** The step's observations (with hooks or a tracer only): this call's is added. */
+  readonly observed: Array<ToolCallObservation | undefined> | undefined;
+}
+
+async function execute({ tool, call, modelArgs, options, step, index, observed }: CallToRun): Promise<Execution> {
+  const { state, abort } = options;
+  const { timeoutMs } = options;
   const internals = toolInternals(tool);
   let args = modelArgs;
   let injected: Injected = noneInjected;
@@ -259,25 +287,21 @@ async function execute(
   // Only a call with its own time limit gets a controller (and a timer) of its own.
   let timedOut = false;
   const callAbort = timeoutMs === undefined ? undefined : linkedAbort(abort.signal, timeoutMs, () => ((timedOut = true), new Error("tool call timed out")));
-  const observation = observing && (observing.observed[index] = observing.observer.toolStart(step.step, call, tool.name, modelArgs));
+  const observation = observed && (observed[index] = options.observer!.toolStart(step.step, call, tool.name, modelArgs));
   const context = new CallContext(tool, state, callAbort?.signal ?? abort, call, step, index, options.streamingCallback);
   try {
-    if (isAgentTool(tool)) {
-      openChannel(context, {
-        depth: nested?.depth ?? 1,
-        streamingCallback: options.streamingCallback,
-        canPause: nested !== undefined,
-        resume: nested?.resumes?.get(index),
-        addTokens: nested?.addTokens ?? ignore,
-      });
-    }
-    const returned = observation ? observation.within(() => internals.run(args, context)) : internals.run(args, context);
+    const start = internals.subRun ? subRunStarter(internals.subRun, args, context, options, index) : () => internals.run(args, context);
+    const returned = observation ? observation.within(start) : start();
     // A tool that returns a value (not a promise) is done: nothing to wait for or race.
-    const result = isThenable(returned) ? await raceCall(returned, abort, callAbort?.signal) : returned;
+    let result = isThenable(returned) ? await raceCall(returned, abort, callAbort?.signal) : returned;
+    if (internals.subRun) {
+      const outcome = result as Awaited<ReturnType<SubRunTool["run"]>>;
+      if (outcome.paused) return { held: "paused", pause: outcome.paused };
+      result = outcome.value;
+    }
     return { ok: true, tool, result, injected };
   } catch (error) {
     if (abort.aborted) throw abort.reason;
-    if (nested && isError(error) && error instanceof NestedPause) return { held: "paused", pause: error };
     if (timedOut) return { ok: false, failure: toolTimedOut(tool.name, timeoutMs!, error), injected };
     return { ok: false, failure: toolThrew(tool.name, sentence(redactValues(describeThrown(error), injected)), error), injected };
   } finally {
@@ -288,6 +312,19 @@ async function execute(
 }
 
 const noneInjected: Injected = [];
+
+// Starts a call of a tool that runs an agent, telling it what the step knows: how deep, where the stream goes, whether it may pause, what to continue.
+function subRunStarter(subRun: SubRunTool, args: Record<string, unknown>, context: ToolContext, options: InvokeToolsOptions, index: number): () => Promise<unknown> {
+  const { nested } = options;
+  const call: SubRunCall = {
+    depth: nested?.depth ?? 1,
+    streamingCallback: options.streamingCallback,
+    canPause: nested !== undefined,
+    resume: nested?.resumes?.get(index),
+    addTokens: nested?.addTokens ?? ignore,
+  };
+  return () => subRun.run(args, context, call);
+}
 
 
 // Waits for a tool's promise, or rejects as soon as the run aborts or (with a time limit) the call times out.

@@ -1,3 +1,4 @@
+import type { SubRunTool } from "./subRun";
 import type { z } from "zod";
 import type { ToolCall } from "../chat/chatMessage";
 import { ConfigurationError } from "../errors";
@@ -104,6 +105,8 @@ interface ToolInternals {
   readonly writesKeys: readonly string[];
   /** The options the tool was made with (a copy), so that a definition can make it again with other settings. */
   readonly options: Readonly<ToolOptions>;
+  /** For a tool that runs an agent (`agent.asTool()`): how the step runs it, able to pause. */
+  subRun?: SubRunTool;
 }
 
 /** Checks a tool name against the provider rule; returns the problem, or undefined. */
@@ -185,6 +188,11 @@ export class Tool<P extends ToolParameters = ToolParameters> {
     });
     Object.freeze(this);
   }
+}
+
+/** Makes `tool` a tool that runs an agent: the tool-calling step runs it through `subRun` (a variant of it carries it on). */
+export function setSubRun(tool: Tool, subRun: SubRunTool): void {
+  internals.get(tool)!.subRun = subRun;
 }
 
 /** The validator and function of a tool, for the tool-calling step. */

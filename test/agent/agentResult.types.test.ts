@@ -1,5 +1,5 @@
 import { expectTypeOf } from "expect-type";
-import { Agent, type AgentSnapshot, ChatMessage, type PendingConfirmation, Tool } from "toolwright";
+import { Agent, type AgentSnapshot, ChatMessage, type PendingConfirmation, type RunStop, Tool } from "toolwright";
 import { ScriptedChatGenerator } from "toolwright/testing";
 
 const chatGenerator = new ScriptedChatGenerator([]);
@@ -10,7 +10,7 @@ describe("AgentResult types", () => {
     const agent = new Agent({ chatGenerator, tools: [finalizePlan], exitConditions: ["text", "finalize_plan"] });
     const run = () => agent.run({ messages: [ChatMessage.fromUser("Plan it.")] });
 
-    expectTypeOf<Awaited<ReturnType<typeof run>>["exitReason"]>().toEqualTypeOf<"text" | "max_agent_steps" | "confirmation_required" | "finalize_plan">();
+    expectTypeOf<Awaited<ReturnType<typeof run>>["exitReason"]>().toEqualTypeOf<"text" | "max_agent_steps" | "confirmation_required" | "stopped" | "finalize_plan">();
   });
 
   it("has no tool names in exitReason without exitConditions, and any string for a non-literal list", () => {
@@ -18,17 +18,20 @@ describe("AgentResult types", () => {
     const conditions: string[] = ["text"];
     const dynamic = new Agent({ chatGenerator, exitConditions: conditions });
 
-    expectTypeOf<Awaited<ReturnType<typeof plain.run>>["exitReason"]>().toEqualTypeOf<"text" | "max_agent_steps" | "confirmation_required">();
+    expectTypeOf<Awaited<ReturnType<typeof plain.run>>["exitReason"]>().toEqualTypeOf<"text" | "max_agent_steps" | "confirmation_required" | "stopped">();
     expectTypeOf<Awaited<ReturnType<typeof dynamic.run>>["exitReason"]>().toEqualTypeOf<string>();
   });
 
-  it("narrows to pendingConfirmations and snapshot after checking confirmation_required", () => {
+  it("narrows to pendingConfirmations and snapshot after checking confirmation_required, and to stopped and snapshot after stopped", () => {
     const agent = new Agent({ chatGenerator });
     type Result = Awaited<ReturnType<typeof agent.run>>;
     const use = (result: Result) => {
       if (result.exitReason === "confirmation_required") {
         expectTypeOf(result.snapshot).toEqualTypeOf<AgentSnapshot>();
         expectTypeOf(result.pendingConfirmations).toEqualTypeOf<PendingConfirmation[]>();
+      } else if (result.exitReason === "stopped") {
+        expectTypeOf(result.snapshot).toEqualTypeOf<AgentSnapshot>();
+        expectTypeOf(result.stopped).toEqualTypeOf<RunStop>();
       } else {
         expectTypeOf(result.snapshot).toEqualTypeOf<undefined>();
       }

@@ -95,7 +95,7 @@ describe("AgentSnapshot", () => {
 
       expect(error).toBeInstanceOf(ConfigurationError);
       expect(error.message).toBe(
-        "Agent.run was given a snapshot and 'messages'; a resumed run continues the snapshot's conversation and state, so pass only run options (generationKwargs, tools, signal, streamingCallback, breakpoint, decisions, confirmationContext, runId, onCheckpoint, hooks, outputSchema) with it.",
+        "Agent.run was given a snapshot and 'messages'; a resumed run continues the snapshot's conversation and state, so pass only run options (generationKwargs, tools, signal, streamingCallback, breakpoint, decisions, confirmationContext, runId, onCheckpoint, hooks, middleware, outputSchema) with it.",
       );
     });
 
@@ -107,7 +107,7 @@ describe("AgentSnapshot", () => {
 
       expect(error).toBeInstanceOf(ConfigurationError);
       expect(error.message).toBe(
-        "Agent.run was given a snapshot and 'systemPrompt', 'customer_id', 'notes'; a resumed run continues the snapshot's conversation and state, so pass only run options (generationKwargs, tools, signal, streamingCallback, breakpoint, decisions, confirmationContext, runId, onCheckpoint, hooks, outputSchema) with it.",
+        "Agent.run was given a snapshot and 'systemPrompt', 'customer_id', 'notes'; a resumed run continues the snapshot's conversation and state, so pass only run options (generationKwargs, tools, signal, streamingCallback, breakpoint, decisions, confirmationContext, runId, onCheckpoint, hooks, middleware, outputSchema) with it.",
       );
     });
 

@@ -1,0 +1,28 @@
+import { describeError } from "../errors";
+import { isPlainObject } from "../util/isPlainObject";
+import { describeKind } from "../util/describeValue";
+import type { Middleware, RunResultLike } from "./middleware";
+import { MiddlewareError } from "./middlewareError";
+import type { RunContext } from "./runContext";
+import { hookContext } from "./features/middlewareFeature";
+
+/** Hands the run's result to each middleware's `afterRun`, in order; each may return another. */
+export async function applyAfterRun<R extends RunResultLike>(run: RunContext, middleware: readonly Middleware[], result: R): Promise<R> {
+  let current = result;
+  for (const m of middleware) {
+    if (!m.afterRun) continue;
+    const { step: _step, ...context } = hookContext(run, run.cursor.stepCount);
+    let action: unknown;
+    try {
+      action = await m.afterRun({ ...context, result: current });
+    } catch (error) {
+      throw new MiddlewareError({ middleware: m.name, hook: "afterRun", message: `threw in afterRun: ${describeError(error)}`, cause: error });
+    }
+    if (action === undefined || action === null) continue;
+    if (!isPlainObject(action) || !isPlainObject(action.result) || typeof action.result.exitReason !== "string" || !Array.isArray(action.result.messages)) {
+      throw new MiddlewareError({ middleware: m.name, hook: "afterRun", message: `returned ${describeKind(action)} from afterRun, which is not one of its actions; return nothing or { result } with a run result (exitReason, messages, …).` });
+    }
+    current = action.result as R;
+  }
+  return current;
+}

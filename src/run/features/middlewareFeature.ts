@@ -1,0 +1,106 @@
+import { ChatMessage } from "../../chat/chatMessage";
+import { describeError } from "../../errors";
+import { decisionShape, parseDecision } from "../../hitl/parseDecision";
+import { describeKind } from "../../util/describeValue";
+import { isPlainObject } from "../../util/isPlainObject";
+import type { HookContext, HookPoint, Middleware, RunStop } from "../middleware";
+import { MiddlewareError } from "../middlewareError";
+import type { RunContext } from "../runContext";
+import type { RunFeature } from "../runFeature";
+
+/** A middleware's hooks attached at the run's hook points: each call checked, each throw a MiddlewareError naming it. */
+export function middlewareFeature(middleware: Middleware): RunFeature {
+  const { name } = middleware;
+  const feature: RunFeature = {};
+  if (middleware.beforeModel) {
+    feature.beforeModel = async (run, request) => {
+      const action = await call(middleware, "beforeModel", { ...hookContext(run, run.cursor.stepCount + 1), messages: request.messages, tools: request.tools });
+      if (action === undefined) return undefined;
+      if ("stop" in action) return { stop: readStop(name, "beforeModel", action.stop) };
+      const { messages, tools } = action;
+      if (Object.keys(action).some((key) => key !== "messages" && key !== "tools") || (messages !== undefined && !isMessages(messages)) || (tools !== undefined && !Array.isArray(tools))) {
+        throw notAnAction(name, "beforeModel", action, "nothing, { messages?: ChatMessage[], tools?: ToolSpec[] } or { stop: { reason } }");
+      }
+      return { ...(messages !== undefined && { messages: messages as ChatMessage[] }), ...(tools !== undefined && { tools: tools as never }) };
+    };
+  }
+  if (middleware.afterModel) {
+    feature.afterModel = async (run, replies) => {
+      const action = await call(middleware, "afterModel", { ...hookContext(run, run.cursor.stepCount + 1), replies });
+      if (action === undefined) return undefined;
+      if ("stop" in action) return { stop: readStop(name, "afterModel", action.stop) };
+      if ("replies" in action && isMessages(action.replies)) return { replies: action.replies as ChatMessage[] };
+      if ("reject" in action && typeof action.reject === "string" && action.reject.trim() !== "") return { reject: action.reject, by: name };
+      throw notAnAction(name, "afterModel", action, "nothing, { replies: ChatMessage[] }, { reject: \"what to tell the model\" } or { stop: { reason } }");
+    };
+  }
+  if (middleware.beforeTool) {
+    feature.beforeTool = async (run, toolCall) => {
+      const action = await call(middleware, "beforeTool", { ...hookContext(run, run.cursor.stepCount), toolCall: toolCall.toolCall, callKey: toolCall.key, arguments: toolCall.arguments });
+      if (action === undefined) return undefined;
+      if ("stop" in action) return { stop: readStop(name, "beforeTool", action.stop) };
+      if (action.action === "pause" && Object.keys(action).length === 1) return { action: "pause" as const };
+      const parsed = parseDecision(action);
+      if ("problem" in parsed) throw notAnAction(name, "beforeTool", action, `nothing, ${decisionShape}, { action: "pause" } or { stop: { reason } } (${parsed.problem})`);
+      return parsed.decision;
+    };
+  }
+  if (middleware.afterTool) {
+    feature.afterTool = async (run, ended) => {
+      const action = await call(middleware, "afterTool", { ...hookContext(run, run.cursor.stepCount), toolCall: ended.toolCall, callKey: ended.key, failed: ended.failed, result: ended.result });
+      if (action === undefined) return undefined;
+      if ("stop" in action) return { stop: readStop(name, "afterTool", action.stop) };
+      if (Object.keys(action).some((key) => key !== "result" && key !== "text") || ("text" in action && typeof action.text !== "string")) {
+        throw notAnAction(name, "afterTool", action, "nothing, { result?, text?: string } or { stop: { reason } }");
+      }
+      if ("result" in action && ended.failed) {
+        throw new MiddlewareError({ middleware: name, hook: "afterTool", message: `returned a result for the failed call '${ended.key}' (${ended.toolCall.toolName}); a failed call has none, so return { text } to change what the model gets.` });
+      }
+      return action;
+    };
+  }
+  return feature;
+}
+
+/** What every hook of a run is told, at `step`. */
+export function hookContext(run: RunContext, step: number): HookContext {
+  return { runId: run.runId(), agentName: run.agentName, step, state: run.state, usage: run.usage.toJSON(), signal: run.abort.signal };
+}
+
+type Hook = Exclude<HookPoint, "afterRun">;
+
+// Calls one hook; a throw becomes a MiddlewareError naming the middleware and the hook. Anything but
+// an object (or nothing) is not an action.
+async function call(middleware: Middleware, hook: Hook, context: object): Promise<Record<string, unknown> | undefined> {
+  let action: unknown;
+  try {
+    action = await (middleware[hook] as (context: object) => unknown).call(middleware, context);
+  } catch (error) {
+    throw new MiddlewareError({ middleware: middleware.name, hook, message: `threw in ${hook}: ${describeError(error)}`, cause: error });
+  }
+  if (action === undefined || action === null) return undefined;
+  if (!isPlainObject(action)) throw notAnAction(middleware.name, hook, action, "an action object or nothing");
+  return action;
+}
+
+/** Reads a `{ stop: { reason, details? } }` a hook returned. */
+export function readStop(middleware: string, hook: HookPoint, stop: unknown): RunStop {
+  if (!isPlainObject(stop) || typeof stop.reason !== "string" || stop.reason.trim() === "" || (stop.details !== undefined && !isPlainObject(stop.details))) {
+    throw new MiddlewareError({ middleware, hook, message: `returned a stop in ${hook} without a reason: return { stop: { reason: "why", details?: { ... } } }.` });
+  }
+  return { middleware, hook, reason: stop.reason, ...(stop.details !== undefined && { details: stop.details as Record<string, unknown> }) };
+}
+
+function notAnAction(middleware: string, hook: HookPoint, action: unknown, expected: string): MiddlewareError {
+  return new MiddlewareError({ middleware, hook, message: `returned ${describeAction(action)} from ${hook}, which is not one of its actions; return ${expected}.` });
+}
+
+function isMessages(value: unknown): boolean {
+  return Array.isArray(value) && value.every((message) => message instanceof ChatMessage);
+}
+
+function describeAction(value: unknown): string {
+  if (!isPlainObject(value)) return describeKind(value);
+  const keys = Object.keys(value);
+  return keys.length === 0 ? "an empty object" : `an object with ${keys.slice(0, 5).map((key) => `'${key.slice(0, 32)}'`).join(", ")}`;
+}

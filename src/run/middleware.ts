@@ -1,0 +1,144 @@
+import type { ChatMessage, ToolCall } from "../chat/chatMessage";
+import type { ToolSpec } from "../chat/chatGenerator";
+import type { RunUsage } from "../observe/runUsage";
+import type { State } from "../state/state";
+import type { StateSchema } from "../state/stateSchema";
+
+/** A value, or a promise of it: every hook may be async. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** The moments of a run a middleware can act at, in the order a step passes them. */
+export type HookPoint = "beforeModel" | "afterModel" | "beforeTool" | "afterTool" | "afterRun";
+
+/** Ends the run: `exitReason: "stopped"`, with this reason and a snapshot that continues it. */
+export interface StopAction {
+  readonly stop: {
+    /** Why, for people and logs (the result's `stopped.reason`). */
+    readonly reason: string;
+    /** Facts for the caller (which budget, the figures): plain JSON, kept in the result's `stopped.details`. */
+    readonly details?: Readonly<Record<string, unknown>>;
+  };
+}
+
+/** What every hook is told: the run, the step, the live state, and how far the run has come. */
+export interface HookContext<S extends StateSchema = StateSchema> {
+  /** The run's id (`run({ runId })`, else a random one). */
+  readonly runId: string;
+  /** The Agent's `name`, when it has one. */
+  readonly agentName: string | undefined;
+  /** The step: the number of the model call being made or answered (from 1); a tool call's step is its model call's. */
+  readonly step: number;
+  /** The run's state. A hook may read it and set keys (merge handlers apply); the conversation is `messages`. */
+  readonly state: State<S>;
+  /** Tokens, model calls and tool calls so far (a resumed run's include what it used before the pause). */
+  readonly usage: RunUsage;
+  /** The run's signal: aborted when the caller aborts the run. */
+  readonly signal: AbortSignal;
+}
+
+/** Before each model call. */
+export interface BeforeModelContext<S extends StateSchema = StateSchema> extends HookContext<S> {
+  /** The messages about to be sent (the conversation, or what an earlier middleware made of it). */
+  readonly messages: readonly ChatMessage[];
+  /** The tools about to be offered. */
+  readonly tools: readonly ToolSpec[];
+}
+
+/** Change what this call sends (the conversation in state stays as it is), or stop the run. */
+export type BeforeModelAction = { readonly messages?: readonly ChatMessage[]; readonly tools?: readonly ToolSpec[] } | StopAction;
+
+/** After the model answered, before its replies join the conversation. */
+export interface AfterModelContext<S extends StateSchema = StateSchema> extends HookContext<S> {
+  readonly replies: readonly ChatMessage[];
+}
+
+/**
+ * Replace the replies, reject them (they are kept, and `reject` goes back to the model: as the
+ * answer to each of their tool calls, which do not run, or as a user message; then the model is
+ * called again), or stop the run (the replies are kept; their tool calls run when it resumes).
+ */
+export type AfterModelAction = { readonly replies: readonly ChatMessage[] } | { readonly reject: string } | StopAction;
+
+/** Before each tool call runs, in the order the model made them; only calls to known tools with valid arguments. */
+export interface BeforeToolContext<S extends StateSchema = StateSchema> extends HookContext<S> {
+  readonly toolCall: ToolCall;
+  /** The call's key in decisions and pending confirmations: its id, or `#<index>`. */
+  readonly callKey: string;
+  /** The model's arguments, validated, as the tool would get them (an earlier middleware's change included); frozen. */
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Confirm the call (it runs; later middleware and confirmation strategies are not asked), run it
+ * with other arguments (validated again; later middleware see them), reject it (the model gets
+ * `feedback`), pause the run for a person (`confirmation_required`: the call is pending with the
+ * model's arguments; `agent.run({ snapshot, decisions })` decides it), or stop the run before any
+ * call of the step runs.
+ */
+export type BeforeToolAction =
+  | { readonly action: "confirm"; readonly feedback?: string }
+  | { readonly action: "modify"; readonly arguments: Readonly<Record<string, unknown>>; readonly feedback?: string }
+  | { readonly action: "reject"; readonly feedback?: string }
+  | { readonly action: "pause" }
+  | StopAction;
+
+/** After each tool call ended, in call order, before its result is merged into state and shown to the model. */
+export interface AfterToolContext<S extends StateSchema = StateSchema> extends HookContext<S> {
+  readonly toolCall: ToolCall;
+  readonly callKey: string;
+  /** True when the call failed (unknown tool, invalid arguments, a throw, a timeout, a rejection). */
+  readonly failed: boolean;
+  /** What the tool returned (what `outputsToState` merges and `outputsToString` renders); undefined for a failed call. */
+  readonly result: unknown;
+}
+
+/**
+ * Replace what a successful call returned (before it is merged and rendered), replace the text the
+ * model gets for the call, or stop the run once the step's results are in.
+ */
+export type AfterToolAction = { readonly result?: unknown; readonly text?: string } | StopAction;
+
+/** When the run returns (not when it throws). */
+export interface AfterRunContext<R, S extends StateSchema = StateSchema> extends Omit<HookContext<S>, "step"> {
+  readonly result: R;
+}
+
+/** Return another result. */
+export interface AfterRunAction<R> {
+  readonly result: R;
+}
+
+/**
+ * Code that acts at the run's hook points (`AgentOptions.middleware`, `run({ middleware })`). Each
+ * hook is optional and may be async; returning nothing goes on unchanged. Middleware runs in the
+ * order given, the Agent's before the run's; the first that stops, rejects or pauses ends that hook
+ * point's turn. A hook that throws ends the run with a `MiddlewareError` naming it.
+ */
+export interface Middleware<S extends StateSchema = StateSchema> {
+  /** Names the middleware in errors, stops and events. */
+  readonly name: string;
+  beforeModel?(context: BeforeModelContext<S>): MaybePromise<BeforeModelAction | void>;
+  afterModel?(context: AfterModelContext<S>): MaybePromise<AfterModelAction | void>;
+  beforeTool?(context: BeforeToolContext<S>): MaybePromise<BeforeToolAction | void>;
+  afterTool?(context: AfterToolContext<S>): MaybePromise<AfterToolAction | void>;
+  // The result type is the run's (AgentResult); typed loosely here so that one middleware fits any Agent.
+  afterRun?(context: AfterRunContext<RunResultLike, S>): MaybePromise<AfterRunAction<RunResultLike> | void>;
+}
+
+/** The fields of a run's result every middleware can read; `afterRun` returns the same kind of object. */
+export interface RunResultLike {
+  readonly exitReason: string;
+  readonly messages: ChatMessage[];
+  readonly lastMessage: ChatMessage;
+  readonly stepCount: number;
+  readonly usage: RunUsage;
+  readonly [key: string]: unknown;
+}
+
+/** Why a run stopped (`exitReason: "stopped"`): which middleware, at which hook point, and its reason. */
+export interface RunStop {
+  readonly middleware: string;
+  readonly hook: HookPoint;
+  readonly reason: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+}

@@ -1,0 +1,100 @@
+import type { ChatGenerator, ToolSpec } from "../chat/chatGenerator";
+import type { ChatMessage } from "../chat/chatMessage";
+import type { StreamingCallback } from "../chat/streaming";
+import type { ConfirmationDecision, PendingConfirmation } from "../hitl/confirmationTypes";
+import type { TraceContext } from "../observe/agentTracing";
+import type { RunObserver } from "../observe/runObserver";
+import type { UsageTally } from "../observe/runUsage";
+import type { State } from "../state/state";
+import type { Tool } from "../tools/tool";
+import type { RunAbort } from "../util/runAbort";
+import type { AgentSnapshot, RunPosition } from "../agent/snapshot";
+import type { FinalOutput } from "../agent/finalOutput";
+import type { RunFeature } from "./runFeature";
+import type { RunStop } from "./middleware";
+
+/** Where a run stands, kept in one object the steps move on: what a snapshot is made of. */
+export interface RunCursor {
+  /** Model calls made so far. */
+  stepCount: number;
+  /** Times the model-call point was passed. */
+  modelVisits: number;
+  /** Tool steps that ran each tool (`"*"`: any tool). */
+  readonly toolVisits: Map<string, number>;
+  /** What the run does next. */
+  next: RunPosition["next"];
+  /** With `next: "tool"`: the step's replies count, its decisions so far, and what a paused step left. */
+  toolStep: RunPosition["toolStep"];
+  /** True until the run passes the point a snapshot stopped at (a breakpoint there does not fire again). */
+  resuming: boolean;
+  /** Invalid final answers sent back in this run so far (a resumed run counts from zero). */
+  corrections: number;
+}
+
+/** Everything one run works with; built by `Agent.run`, private to that run. */
+export interface RunContext {
+  readonly chatGenerator: ChatGenerator;
+  readonly tools: ReadonlyMap<string, Tool>;
+  readonly toolSpecs: readonly ToolSpec[];
+  readonly state: State;
+  readonly exitConditions: ReadonlySet<string>;
+  readonly maxAgentSteps: number;
+  readonly toolConcurrency: number;
+  readonly toolTimeoutMs: number | undefined;
+  readonly raiseOnToolInvocationFailure: boolean;
+  readonly generationKwargs: Readonly<Record<string, unknown>> | undefined;
+  readonly streamingCallback: StreamingCallback | undefined;
+  /** The run's abort plumbing: model calls, hooks and tool calls race it. */
+  readonly abort: RunAbort;
+  /** Signs a snapshot when the Agent has a snapshotKey; returns it as it is otherwise. */
+  readonly sealSnapshot: (snapshot: AgentSnapshot) => AgentSnapshot;
+  /** The run's id, for idempotency keys: given, or made on first use. */
+  readonly runId: () => string;
+  readonly agentName: string | undefined;
+  /** The run's usage so far (a resumed run's starts from its snapshot's). */
+  readonly usage: UsageTally;
+  /** Tells hooks and the tracer; undefined when the run has neither. */
+  readonly observer: RunObserver | undefined;
+  /** The trace context of the snapshot the run continues, passed on to its snapshots. */
+  readonly continues: TraceContext | undefined;
+  /** The run's `outputSchema`, checked: every model call asks for it, and a text answer must match it. */
+  readonly output: FinalOutput | undefined;
+  /** How many invalid answers are sent back before the run fails. */
+  readonly maxOutputRetries: number;
+  /** How many agent runs enclose this one's tool calls: 1 for a top-level run, one more per agent tool. */
+  readonly depth: number;
+  /** The features attached at the run's hook points, in order (breakpoints, middleware, confirmations, checkpoints). */
+  readonly features: RunFeatures;
+  /** Where the run stands. */
+  readonly cursor: RunCursor;
+}
+
+/** The features that act at each hook point, in the order they run (empty lists cost nothing). */
+export interface RunFeatures {
+  readonly beforeModel: readonly RunFeature[];
+  readonly afterModel: readonly RunFeature[];
+  readonly beforeTools: readonly RunFeature[];
+  readonly beforeTool: readonly RunFeature[];
+  readonly afterTool: readonly RunFeature[];
+  readonly checkpoint: readonly RunFeature[];
+}
+
+/** Where the loop starts: a fresh run, or a snapshot's position. */
+export type LoopStart = RunPosition & {
+  /** True when continuing a snapshot: the point it stopped at is passed without checking the breakpoint. */
+  readonly resumed: boolean;
+};
+
+/** How the loop ended. */
+export type LoopOutcome =
+  | { readonly exitReason: "text"; readonly stepCount: number; readonly output?: unknown }
+  | { readonly exitReason: string; readonly stepCount: number }
+  | { readonly exitReason: "confirmation_required"; readonly stepCount: number; readonly pending: readonly PendingConfirmation[]; readonly snapshot: AgentSnapshot }
+  | { readonly exitReason: "stopped"; readonly stepCount: number; readonly stopped: RunStop; readonly snapshot: AgentSnapshot };
+
+/** The messages of the run so far. */
+export type Conversation = readonly ChatMessage[];
+
+/** A fresh tool step's decisions: none (shared: nothing adds to it). */
+export const noDecisions: ReadonlyMap<string, ConfirmationDecision> = new Map();
+export const noPending: readonly PendingConfirmation[] = Object.freeze([]);
