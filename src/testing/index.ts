@@ -2,3 +2,7 @@ export { ScriptedChatGenerator } from "./scriptedChatGenerator";
 export type { ScriptEntry } from "./scriptedChatGenerator";
 export { scriptedChatGeneratorFromDefinition } from "./scriptedDefinition";
 export { toolCallReply } from "./toolCallReply";
+
+import { registerScriptedGeneratorType } from "./scriptedGeneratorType";
+
+registerScriptedGeneratorType();

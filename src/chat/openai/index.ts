@@ -5,3 +5,7 @@ export type { OpenAIResponsesChatGeneratorOptions } from "./openaiResponsesChatG
 export type { OpenAIConnectionOptions } from "./openaiConnection";
 export { toStrictSchema } from "./strictSchema";
 export { openaiChatGeneratorFromDefinition, openaiResponsesChatGeneratorFromDefinition } from "./generatorDefinition";
+
+import { registerOpenAIGeneratorTypes } from "./openaiGeneratorTypes";
+
+registerOpenAIGeneratorTypes();
