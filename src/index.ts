@@ -1,3 +1,6 @@
+import { registerOpenAIGeneratorTypes } from "./chat/openai/openaiGeneratorTypes";
+import { useAgentDefinitions } from "./definition/useAgentDefinitions";
+import { registerScriptedGeneratorType } from "./testing/scriptedGeneratorType";
 export { defineTool, tool, ToolDecoratorError } from "../decorators";
 export type { DefinedTool, Integer, ToolDecoratorOptions, ToolMethodDecorator } from "../decorators";
 export { Agent } from "./agent/agent";
@@ -113,3 +116,9 @@ export type { InputsFromState, OutputsToState, OutputsToString, OutputToState } 
 export type { ToolSource } from "./tools/resolveTools";
 export { Toolset } from "./tools/toolset";
 export type { ToolLeftOut, ToolsetOptions } from "./tools/toolset";
+
+// Agents as data, and the generator types the package ships, attach here at the edge: the Agent
+// itself loads neither the definition format nor an integration.
+useAgentDefinitions();
+registerOpenAIGeneratorTypes();
+registerScriptedGeneratorType();

@@ -35,15 +35,16 @@ export interface Corpus {
 export const toolsPerFile = 10;
 
 /**
- * Writes a corpus of `files` × 10 `@tool` methods into a new temp directory. The parameter mix is
- * the one of toolchain.md §5: defaults before an injected `State`, a string-literal alias, string
- * and numeric enums, `string[]` and `Array<number>`, an imported nested interface with
- * `@pattern`/`@minimum`/`@maximum`, `Record<string, number>`, `Date` and an optional `Date`,
- * `string | null`, the generics `Filter<string>` and `Page<Address>`, a file-local alias and
- * interface, an inline object literal, an inline `'fast' | 'slow' = 'fast'`; JSDoc `@param` on every
- * method. Next to each class, every tool's parameters are also declared as an exported interface
- * (`P_Tools003_search`, the State parameter left out, the `@param` text and defaults as property
- * JSDoc): that is the input of the two schema generators, which cannot read method signatures.
+ * Writes a corpus of `files` × 10 `@tool` methods into a new temp directory. The parameter mix
+ * covers the types codegen maps (README "Type mapping"): defaults before an injected `State`, a
+ * string-literal alias, string and numeric enums, `string[]` and `Array<number>`, an imported
+ * nested interface with `@pattern`/`@minimum`/`@maximum`, `Record<string, number>`, `Date` and an
+ * optional `Date`, `string | null`, the generics `Filter<string>` and `Page<Address>`, a file-local
+ * alias and interface, an inline object literal, an inline `'fast' | 'slow' = 'fast'`; JSDoc
+ * `@param` on every method. Next to each class, every tool's parameters are also declared as an
+ * exported interface (`P_Tools003_search`, the State parameter left out, the `@param` text and
+ * defaults as property JSDoc): that is the input of the two schema generators, which cannot read
+ * method signatures.
  */
 export function writeCorpus(files: number, label = `${files * toolsPerFile}`): Corpus {
   if (!fs.existsSync(toolwrightTypes)) throw new Error(`${toolwrightTypes} is missing: run \`npm run build\` first (the corpus imports toolwright's declarations).`);

@@ -8,7 +8,7 @@ import { withTypeDocs } from "./typeDocs";
 import { aliasNodeOf, declaredMemberOrder, elementNode, tupleElementNodes, unionMemberNodes } from "./typeNodes";
 
 /**
- * Turns a TypeScript type into a JSON Schema node (§3.1). Reports unsupported types as
+ * Turns a TypeScript type into a JSON Schema node (the table in README "Type mapping"). Reports unsupported types as
  * diagnostics naming `path` and returns undefined for them.
  *
  * @param typeNode The annotation the type came from, when there is one (for union order).

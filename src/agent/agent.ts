@@ -14,9 +14,9 @@ import { describeKind } from "../util/describeValue";
 import { setOwn } from "../util/ownProperty";
 import { type AgentOptions, type AgentResult, type AgentRunInput, type AgentRunOptions, runOptionKeys, type SystemPromptFunction, type SystemPromptRun } from "./agentTypes";
 import type { AgentDefinition } from "../definition/agentDefinition";
-import { agentFromDefinition, type AgentFromJSONOptions } from "../definition/agentFromDefinition";
-import { agentToDefinition, type AgentToJSONOptions } from "../definition/agentToDefinition";
-import { isPromptTemplate, type PromptTemplate } from "../prompt/promptTemplate";
+import type { AgentFromJSONOptions, AgentToJSONOptions } from "../definition/agentDefinitionOptions";
+import { isPromptTemplate, type PromptTemplate } from "../prompt/isPromptTemplate";
+import { agentDefinitions } from "./agentDefinitions";
 import { type FinalOutput, finalOutput, type OutputSchema } from "./finalOutput";
 import { agentTool, type AgentToolOptions } from "../compose/agentTool";
 import { nestedDepth } from "../compose/nestedRun";
@@ -130,7 +130,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
    * const agent = Agent.fromJSON(JSON.parse(text), { registry: { classes: { SupportTools: () => new SupportTools(store) } } });
    */
   static fromJSON<S extends StateSchema = StateSchema>(data: unknown, options: AgentFromJSONOptions<S> = {}): Agent<S, string, OutputSchema | undefined> {
-    const defined = agentFromDefinition(data, options);
+    const defined = agentDefinitions("Agent.fromJSON").fromDefinition(data, options);
     let agent: Agent<S, string, OutputSchema | undefined>;
     try {
       agent = new Agent(defined.options as AgentOptions<S, string, OutputSchema | undefined>);
@@ -152,7 +152,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
   toJSON(options?: AgentToJSONOptions | string): AgentDefinition {
     // JSON.stringify calls toJSON with the property name.
     if (this.#definition) return JSON.parse(JSON.stringify(this.#definition)) as AgentDefinition;
-    return agentToDefinition(this.#options as AgentOptions<StateSchema, string, OutputSchema | undefined>, typeof options === "object" && options !== null ? options : {});
+    return agentDefinitions("Agent.toJSON").toDefinition(this.#options as AgentOptions<StateSchema, string, OutputSchema | undefined>, typeof options === "object" && options !== null ? options : {});
   }
 
   /** The Agent's name (`gen_ai.agent.name` in traces), when it has one. */

@@ -11,7 +11,7 @@ import type { AgentTracing } from "../observe/agentTracing";
 import type { AgentHooks } from "../observe/runEvents";
 import type { RunUsage } from "../observe/runUsage";
 import type { OutputOf, OutputSchema } from "./finalOutput";
-import type { PromptTemplate } from "../prompt/promptTemplate";
+import type { PromptTemplate } from "../prompt/isPromptTemplate";
 import type { Middleware, RunStop } from "../run/middleware";
 
 /** What a `systemPrompt` function gets besides the state: the run's identity. */
@@ -70,7 +70,7 @@ export interface AgentOptions<S extends StateSchema, E extends string = string, 
   raiseOnToolInvocationFailure?: boolean;
   /** Receives text deltas, tool-call deltas, tool results and finish chunks. */
   streamingCallback?: StreamingCallback;
-  /** Tool name (or `"*"`) → how its calls are confirmed by a person before they run (§9). */
+  /** Tool name (or `"*"`) → how its calls are confirmed by a person before they run (README "Human in the loop"). */
   confirmationStrategies?: ConfirmationStrategies;
   /**
    * Signs every snapshot this Agent makes (HMAC-SHA256) and resumes only snapshots with a valid

@@ -5,19 +5,13 @@ import { escapeTemplateText, isPromptTemplate } from "../prompt/promptTemplate";
 import type { StateSchema } from "../state/stateSchema";
 import type { ZodSchema } from "../state/zodIntrospection";
 import type { AgentDefinition } from "./agentDefinition";
-import type { AgentRegistry } from "./agentRegistry";
+import type { AgentToJSONOptions } from "./agentDefinitionOptions";
 import { chatGeneratorToDefinition } from "./chatGeneratorDefinition";
 import { strategiesToDefinition } from "./confirmationDefinition";
 import { jsonSchemaOfState, stateSchemaToDefinition } from "./stateDefinition";
 import { toolReferencesOf } from "./toolReferences";
 
-/** Options of `agent.toJSON(...)`. */
-export interface AgentToJSONOptions {
-  /** Names the code the Agent uses (tools, handlers, strategies, generators) by identity. */
-  registry?: AgentRegistry;
-  /** The environment variable the rebuilt Agent reads its `snapshotKey` from (a key itself is never written). */
-  snapshotKeyEnv?: string;
-}
+export type { AgentToJSONOptions };
 
 /**
  * An Agent's options as a definition. Only what the options give is written (defaults stay

@@ -1,19 +1,16 @@
 import type { ChatGenerator, ChatGeneratorDefinition } from "../chat/chatGenerator";
+import { chatGeneratorType, chatGeneratorTypeNames } from "../chat/chatGeneratorTypes";
 import { ConfigurationError, DefinitionError } from "../errors";
 import { describeKind } from "../util/describeValue";
 import { type AgentRegistry, nameOf, registered, registeredNames } from "./agentRegistry";
 
-type Path = readonly (string | number)[];
-
-/**
- * The chat generators a definition may name without a registry. Each module is required when a
- * definition names it, so an app that never reads an OpenAI definition never loads the `openai` SDK.
- */
-const builtIn: ReadonlyMap<string, (options: unknown, path: Path) => ChatGenerator> = new Map<string, (options: unknown, path: Path) => ChatGenerator>([
-  ["OpenAIChatGenerator", (options, path) => (require("../chat/openai/generatorDefinition") as typeof import("../chat/openai/generatorDefinition")).openaiChatGeneratorFromDefinition(options, path)],
-  ["OpenAIResponsesChatGenerator", (options, path) => (require("../chat/openai/generatorDefinition") as typeof import("../chat/openai/generatorDefinition")).openaiResponsesChatGeneratorFromDefinition(options, path)],
-  ["ScriptedChatGenerator", (options, path) => (require("../testing/scriptedDefinition") as typeof import("../testing/scriptedDefinition")).scriptedChatGeneratorFromDefinition(options, path)],
-]);
+// The generator types the definition format documents, and the import that registers each: a
+// definition naming one whose integration was not imported is told which import to add.
+const documentedTypes: Readonly<Record<string, string>> = Object.freeze({
+  OpenAIChatGenerator: "toolwright/openai",
+  OpenAIResponsesChatGenerator: "toolwright/openai",
+  ScriptedChatGenerator: "toolwright/testing",
+});
 
 /** Which secrets and endpoints a definition may use (`Agent.fromJSON`'s `allowedEnv` and `allowedBaseURLs`). */
 export interface DefinitionTrust {
@@ -23,8 +20,9 @@ export interface DefinitionTrust {
 
 /**
  * The chat generator a definition names: a `registry.chatGenerators` entry first (it is given the
- * options as they are), else a built-in type, whose secrets (`{ env }`) must name allowed variables
- * and whose `baseURL` an allowed endpoint: a definition cannot send a key to a server of its choosing.
+ * options as they are), else a type an imported integration registered (`registerChatGeneratorType`),
+ * whose secrets (`{ env }`) must name allowed variables and whose `baseURL` an allowed endpoint: a
+ * definition cannot send a key to a server of its choosing.
  */
 export function chatGeneratorFromDefinition(definition: ChatGeneratorDefinition, registry: AgentRegistry, trust: DefinitionTrust): ChatGenerator;
 /** With `build: false`, only checks it (the type, the trust rules): for a generator the app replaces. */
@@ -49,20 +47,27 @@ export function chatGeneratorFromDefinition(definition: ChatGeneratorDefinition,
     if (typeof (made as ChatGenerator | null)?.run !== "function") throw new ConfigurationError("registry", `registry.chatGenerators.${definition.type} returned ${describeKind(made)}, not a chat generator (an object with run(request)).`);
     return made as ChatGenerator;
   }
-  const make = builtIn.get(definition.type);
-  if (!make) {
+  const type = chatGeneratorType(definition.type);
+  if (!type) {
+    if (Object.hasOwn(documentedTypes, definition.type)) {
+      throw new DefinitionError(
+        [...path, "type"],
+        `names chat generator '${definition.type}', whose integration is not loaded; import "${documentedTypes[definition.type]}" before reading the definition, or register the type in registry.chatGenerators.`,
+      );
+    }
     throw new DefinitionError(
       [...path, "type"],
-      `names chat generator '${definition.type}', which is neither built in (${[...builtIn.keys()].join(", ")}) nor in registry.chatGenerators; fix the type or register it. Registered: ${registeredNames(registry, "chatGenerators").join(", ") || "none"}.`,
+      `names chat generator '${definition.type}', which is neither built in (${chatGeneratorTypeNames().join(", ") || "none loaded"}) nor in registry.chatGenerators; fix the type or register it. Registered: ${registeredNames(registry, "chatGenerators").join(", ") || "none"}.`,
     );
   }
   checkTrust(definition.options ?? {}, trust, [...path, "options"]);
-  // Without apiKey an OpenAI generator reads OPENAI_API_KEY: a read like any other.
+  // Without apiKey the generator reads its key from the environment: a read like any other.
   const options = definition.options ?? {};
-  if (definition.type !== "ScriptedChatGenerator" && !Object.hasOwn(options, "apiKey") && process.env.OPENAI_API_KEY && !trust.allowedEnv.includes("OPENAI_API_KEY")) {
-    throw new DefinitionError([...path, "options"], `has no apiKey, so the generator would read OPENAI_API_KEY, which the app has not allowed a definition to read; name an allowed variable (apiKey: { env: "NAME" }), or allow OPENAI_API_KEY with fromJSON(data, { allowedEnv: [...] }). Allowed: ${trust.allowedEnv.join(", ") || "none"}.`);
+  const env = type.apiKeyEnv;
+  if (env !== undefined && !Object.hasOwn(options, "apiKey") && process.env[env] && !trust.allowedEnv.includes(env)) {
+    throw new DefinitionError([...path, "options"], `has no apiKey, so the generator would read ${env}, which the app has not allowed a definition to read; name an allowed variable (apiKey: { env: "NAME" }), or allow ${env} with fromJSON(data, { allowedEnv: [...] }). Allowed: ${trust.allowedEnv.join(", ") || "none"}.`);
   }
-  return build ? make(definition.options ?? {}, [...path, "options"]) : undefined;
+  return build ? type.fromDefinition(definition.options ?? {}, [...path, "options"]) : undefined;
 }
 
 function checkTrust(options: Readonly<Record<string, unknown>>, trust: DefinitionTrust, path: (string | number)[]): void {

@@ -14,7 +14,7 @@ import { mcpSdk } from "./mcpSdk";
 import { McpSession } from "./mcpSession";
 import { mcpToolListing } from "./mcpToolListing";
 import { McpToolOutput } from "./mcpToolOutput";
-import type { McpListenOptions, McpSessionContext, ServeMcpOptions } from "./serveMcp";
+import type { McpListenOptions, McpSessionContext, ServeMcpOptions } from "./serveMcpOptions";
 
 interface OpenSession<S extends StateSchema> {
   readonly transport: StreamableHTTPServerTransport;

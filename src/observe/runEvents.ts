@@ -2,19 +2,14 @@ import type { ToolSpec } from "../chat/chatGenerator";
 import type { ChatMessageJSON } from "../chat/chatMessage";
 import type { HookError } from "../errors";
 import type { PendingConfirmation } from "../hitl/confirmationTypes";
+import type { RunEventBase } from "./runEventBase";
 import type { CallTokens, RunUsage } from "./runUsage";
 import type { ToolErrorEvent } from "./toolErrorEvent";
 
+export type { RunEventBase };
+
 // Times are milliseconds since the epoch with sub-millisecond precision
 // (performance.timeOrigin + performance.now()), as OpenTelemetry takes them.
-
-/** What every lifecycle event names: the run it belongs to. */
-export interface RunEventBase {
-  /** The run's id: `run({ runId })`, else the random id made for the run. */
-  readonly runId: string;
-  /** The Agent's `name`, when it has one. */
-  readonly agentName: string | undefined;
-}
 
 /** An error as events carry it: its kind and its message, with injected values redacted. */
 export interface EventError {

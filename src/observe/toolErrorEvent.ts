@@ -1,7 +1,7 @@
 import type { ToolFault } from "../tools/toolFault";
 import { isError } from "../util/thrownValue";
 import { type ErrorDetails, errorDetails } from "./errorDetails";
-import type { RunEventBase } from "./runEvents";
+import type { RunEventBase } from "./runEventBase";
 
 /** What every `onToolError` event says: which call failed, when, and one sentence for the developer. */
 export interface ToolErrorEventBase extends RunEventBase {

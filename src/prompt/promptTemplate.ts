@@ -1,29 +1,17 @@
 import { PromptTemplateError } from "../errors";
 import { describeKind } from "../util/describeValue";
 import { compileTemplate } from "./compileTemplate";
+import { isPromptTemplate, markPromptTemplate, type PromptTemplate } from "./isPromptTemplate";
 import { renderTemplate } from "./renderTemplate";
 
 export { escapeTemplateText } from "./escapeTemplateText";
-
-/** A Jinja template compiled once; render it over a context of variables. */
-export interface PromptTemplate {
-  /** The template's Jinja text, as given. */
-  readonly source: string;
-  /** The template's name for messages: "systemPrompt", "userPrompt", or what the caller gave. */
-  readonly name: string;
-  /** The variables the template reads from its context (its free variables), sorted. */
-  readonly variables: readonly string[];
-  /** Renders; throws PromptTemplateError for a missing variable or a failure while rendering. */
-  render(values: Readonly<Record<string, unknown>>): string;
-}
+export { isPromptTemplate, type PromptTemplate };
 
 /** Options for `promptTemplate`. */
 export interface PromptTemplateOptions {
   /** The template's name in messages (`systemPrompt`, `userPrompt`); `prompt` when not given. */
   name?: string;
 }
-
-const templates = new WeakSet<object>();
 
 /**
  * Compiles a Jinja template, as Haystack's prompt builders use them (Jinja's defaults: no
@@ -67,17 +55,12 @@ export function promptTemplate(source: string, options: PromptTemplateOptions = 
   const name = options.name ?? "prompt";
   if (typeof source !== "string") throw new PromptTemplateError(name, `${name} template must be a string, got ${describeKind(source)}: pass the template's text.`);
   const compiled = compileTemplate(source, name);
-  const template: PromptTemplate = Object.freeze({
-    source,
-    name,
-    variables: compiled.plan.variables,
-    render: (values: Readonly<Record<string, unknown>>) => renderTemplate(compiled, values),
-  });
-  templates.add(template);
-  return template;
-}
-
-/** True for a template made by `promptTemplate` (not for look-alike objects). */
-export function isPromptTemplate(value: unknown): value is PromptTemplate {
-  return typeof value === "object" && value !== null && templates.has(value);
+  return markPromptTemplate(
+    Object.freeze({
+      source,
+      name,
+      variables: compiled.plan.variables,
+      render: (values: Readonly<Record<string, unknown>>) => renderTemplate(compiled, values),
+    }),
+  );
 }

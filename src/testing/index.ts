@@ -1,4 +1,7 @@
+import { registerScriptedGeneratorType } from "./scriptedGeneratorType";
 export { ScriptedChatGenerator } from "./scriptedChatGenerator";
 export type { ScriptEntry } from "./scriptedChatGenerator";
 export { scriptedChatGeneratorFromDefinition } from "./scriptedDefinition";
 export { toolCallReply } from "./toolCallReply";
+
+registerScriptedGeneratorType();

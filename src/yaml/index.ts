@@ -1,3 +1,11 @@
 // toolwright/yaml: agent definitions in YAML files. Needs the `yaml` package (an optional peer dependency).
+import { registerOpenAIGeneratorTypes } from "../chat/openai/openaiGeneratorTypes";
+import { useAgentDefinitions } from "../definition/useAgentDefinitions";
+import { registerScriptedGeneratorType } from "../testing/scriptedGeneratorType";
 export { loadAgent, parseAgent } from "./loadAgent";
 export { agentToYaml } from "./agentToYaml";
+
+// As the root entry does: an app may import only toolwright/yaml to read definitions.
+useAgentDefinitions();
+registerOpenAIGeneratorTypes();
+registerScriptedGeneratorType();

@@ -1,6 +1,6 @@
 import { expectedDiagnostics, fixtureNames, printed, runFixture } from "./helpers/fixtures";
 
-describe("generateToolSchemas (invalid fixtures, §3 step 5)", () => {
+describe("generateToolSchemas (invalid fixtures: every problem reported at once)", () => {
   it.each(fixtureNames("invalid"))("reports %s exactly", async (name) => {
     const result = await runFixture("invalid", name);
     expect(printed(result)).toEqual(expectedDiagnostics(name));

@@ -44,7 +44,7 @@ function compile(project: TempProject, program: Project): string[] {
   );
 }
 
-describe("a generated module that is out of date (§3 steps 6-7)", () => {
+describe("a generated module that is out of date (tsc and --check catch it)", () => {
   let project: TempProject;
   beforeEach(async () => {
     project = new TempProject({ "src/supportTools.ts": supportTools });

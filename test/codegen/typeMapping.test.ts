@@ -1,6 +1,6 @@
 import { compileWithTsc, fixtureNames, fixtureProject, hasOwnOptions, printed, runFixture } from "./helpers/fixtures";
 
-describe("generateToolSchemas (valid fixtures, §3.1)", () => {
+describe("generateToolSchemas (valid fixtures, the README type mapping)", () => {
   it.each(fixtureNames("valid"))("generates the expected module for %s", async (name) => {
     const result = await runFixture("valid", name);
     expect(printed(result)).toEqual([]);

@@ -3,9 +3,10 @@ import * as TJS from "typescript-json-schema";
 import type { JsonSchema } from "../../src/tools/jsonSchema";
 import { runFixture } from "./helpers/fixtures";
 
-// §3 step 4: typescript-json-schema turns named types into schemas, except where its output is
-// wrong. These tests pin the two constructs it gets wrong (reference/toolchain.md §5), so codegen
-// resolves them in its own ts-morph pass, and show the fixtures that cover them come out right.
+// Codegen could turn named types into schemas with typescript-json-schema, except where its output
+// is wrong. These tests pin the two constructs it gets wrong (the value type of Record<string, X>,
+// and the declaration order of literal unions and enums), which is why codegen resolves types in
+// its own ts-morph pass, and show the fixtures that cover them come out right.
 
 const gapsFile = path.join(__dirname, "fixtures", "typescript-json-schema", "gaps.ts");
 const settings: TJS.PartialArgs = { required: true, noExtraProps: true };

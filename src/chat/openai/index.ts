@@ -1,3 +1,4 @@
+import { registerOpenAIGeneratorTypes } from "./openaiGeneratorTypes";
 export { OpenAIChatGenerator } from "./openaiChatGenerator";
 export type { OpenAIChatGeneratorOptions } from "./openaiChatGenerator";
 export { OpenAIResponsesChatGenerator } from "./openaiResponsesChatGenerator";
@@ -5,3 +6,5 @@ export type { OpenAIResponsesChatGeneratorOptions } from "./openaiResponsesChatG
 export type { OpenAIConnectionOptions } from "./openaiConnection";
 export { toStrictSchema } from "./strictSchema";
 export { openaiChatGeneratorFromDefinition, openaiResponsesChatGeneratorFromDefinition } from "./generatorDefinition";
+
+registerOpenAIGeneratorTypes();
