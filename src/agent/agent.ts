@@ -2,7 +2,7 @@ import type { ChatGenerator, ToolSpec } from "../chat/chatGenerator";
 import { ChatMessage } from "../chat/chatMessage";
 import type { StreamingCallback } from "../chat/streaming";
 import { AbortError, ConfigurationError, DecisionError, DefinitionError, StateKeyError } from "../errors";
-import type { ConfirmationStrategies, ConfirmationStrategy } from "../hitl/confirmationTypes";
+import type { ConfirmationStrategy } from "../hitl/confirmationTypes";
 import { appendMessages, State } from "../state/state";
 import { type NormalizedStateKey, normalizeStateSchema, type StateInitialValues, type StateSchema, type StateValues } from "../state/stateSchema";
 import { resolveTools, type ToolSource } from "../tools/resolveTools";
@@ -21,7 +21,6 @@ import { type FinalOutput, finalOutput, type OutputSchema } from "./finalOutput"
 import { agentTool, type AgentToolOptions } from "../compose/agentTool";
 import { nestedDepth } from "../compose/nestedRun";
 import { type AgentStreamEvent, EventQueue } from "./agentStream";
-import type { Breakpoint } from "./breakpoint";
 import { resumeRun } from "./resumeRun";
 import { runLoop } from "../run/runLoop";
 import type { LoopOutcome, LoopStart, RunContext } from "../run/runContext";
@@ -31,12 +30,13 @@ import { applyAfterRun } from "../run/afterRun";
 import type { Middleware, RunResultLike } from "../run/middleware";
 import { BreakpointError } from "./breakpoint";
 import type { AgentTracing } from "../observe/agentTracing";
-import { type AgentHooks, hookNames } from "../observe/runEvents";
+import type { AgentHooks } from "../observe/runEvents";
 import { RunObserver } from "../observe/runObserver";
 import { noUsage, UsageTally } from "../observe/runUsage";
-import { truncateForEcho } from "../util/truncate";
 import { SnapshotSigner } from "./snapshotSigner";
-import { checkCount, checkExitConditions, checkReservedKeys, checkToolStateKeys } from "./validateAgentOptions";
+import { checkReservedKeys, checkToolStateKeys } from "./validateAgentOptions";
+import { checkAgentOption, checkExitConditions, checkHooks, checkStrategies } from "./agentOptions";
+import { checkBreakpoint, checkCallback, checkPromptVariables, checkRunOptions } from "./runOptions";
 
 /**
  * An LLM agent: calls a chat model in a loop, runs the tools it asks for, merges their outputs
@@ -84,14 +84,8 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
 
   constructor(options: AgentOptions<S, E, O>) {
     if (typeof options !== "object" || options === null) throw new ConfigurationError("Agent", `new Agent(options) needs an options object, got ${describeKind(options)}.`);
-    if (typeof options.chatGenerator?.run !== "function") {
-      throw new ConfigurationError(
-        "Agent",
-        `Agent needs a chatGenerator with a run(request) method, got ${describeKind(options.chatGenerator)}; pass new OpenAIChatGenerator({ model }) from toolwright/openai or new ScriptedChatGenerator(script) from toolwright/testing.`,
-      );
-    }
+    this.#chatGenerator = checkAgentOption("chatGenerator", options.chatGenerator);
     this.#options = Object.freeze({ ...options });
-    this.#chatGenerator = options.chatGenerator;
     this.#stateSchema = options.stateSchema;
     this.#stateKeys = normalizeStateSchema(options.stateSchema);
     checkReservedKeys(this.#stateKeys);
@@ -102,21 +96,21 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     this.#firstRevisions = this.#toolsets.map((toolset) => toolset.revision);
     this.#toolTable = this.#readTools();
     this.#exitConditions = new Set(checkExitConditions(options.exitConditions, [...this.#toolTable.tools.keys()]));
-    this.#maxAgentSteps = checkCount("maxAgentSteps", options.maxAgentSteps, 100, "one step is one model call");
-    this.#toolConcurrency = checkCount("toolConcurrency", options.toolConcurrency, 4, "how many tool calls of a step run at once");
-    this.#toolTimeoutMs = checkTimeout(options.toolTimeoutMs);
-    this.#systemPrompt = checkPrompt(options.systemPrompt, "Agent", "systemPrompt") as Prompt<S> | undefined;
-    this.#userPrompt = checkPrompt(options.userPrompt, "Agent", "userPrompt") as Prompt<S> | undefined;
+    this.#maxAgentSteps = checkAgentOption("maxAgentSteps", options.maxAgentSteps);
+    this.#toolConcurrency = checkAgentOption("toolConcurrency", options.toolConcurrency);
+    this.#toolTimeoutMs = checkAgentOption("toolTimeoutMs", options.toolTimeoutMs);
+    this.#systemPrompt = checkAgentOption("systemPrompt", options.systemPrompt) as Prompt<S> | undefined;
+    this.#userPrompt = checkAgentOption("userPrompt", options.userPrompt) as Prompt<S> | undefined;
     this.#output = finalOutput(options.outputSchema, "Agent");
-    this.#maxOutputRetries = checkRetries(options.maxOutputRetries);
-    this.#raiseOnToolInvocationFailure = options.raiseOnToolInvocationFailure ?? false;
-    this.#streamingCallback = checkCallback(options.streamingCallback, "Agent");
+    this.#maxOutputRetries = checkAgentOption("maxOutputRetries", options.maxOutputRetries);
+    this.#raiseOnToolInvocationFailure = checkAgentOption("raiseOnToolInvocationFailure", options.raiseOnToolInvocationFailure);
+    this.#streamingCallback = checkAgentOption("streamingCallback", options.streamingCallback);
     this.#confirmationStrategies = checkStrategies(options.confirmationStrategies, [...this.#toolTable.tools.keys()]);
     this.#signer = options.snapshotKey === undefined ? undefined : new SnapshotSigner(options.snapshotKey);
-    this.#name = checkName(options.name);
+    this.#name = checkAgentOption("name", options.name);
     const hooks = checkHooks(options.hooks, "Agent");
     this.#hooks = hooks ? [hooks] : [];
-    this.#tracing = checkTracing(options.tracing);
+    this.#tracing = checkAgentOption("tracing", options.tracing);
     this.#middleware = checkMiddleware(options.middleware, "Agent");
   }
 
@@ -447,101 +441,14 @@ function observeFailure(observer: RunObserver, error: unknown, start: LoopStart,
   }
 }
 
-function checkName(value: unknown): string | undefined {
-  if (value !== undefined && (typeof value !== "string" || value.length === 0 || value.length > 200)) {
-    throw new ConfigurationError("Agent", `Agent has a name that is not a string of 1 to 200 characters, got ${describeKind(value)}; name it for traces (gen_ai.agent.name), e.g. "support-desk", or leave it out.`);
-  }
-  return value;
-}
-
-const hookKeys: ReadonlySet<string> = new Set([...hookNames, "onHookError"]);
-
-function checkHooks(value: unknown, subject: "Agent" | "Agent.run"): AgentHooks | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new ConfigurationError(subject, `${subject} has hooks that are not an object of callbacks, got ${describeKind(value)}; pass { onModelEnd(event) { … }, … }.`);
-  }
-  for (const key of Object.keys(value)) {
-    if (!hookKeys.has(key)) throw new ConfigurationError(subject, `${subject} has a hook '${truncateForEcho(key)}', which is not one of ${[...hookKeys].join(", ")}; check its spelling.`);
-    const hook: unknown = (value as Record<string, unknown>)[key];
-    if (hook !== undefined && typeof hook !== "function") throw new ConfigurationError(subject, `${subject} has a hook ${key} that is not a function, got ${describeKind(hook)}.`);
-  }
-  return value as AgentHooks;
-}
-
-function checkTracing(value: unknown): AgentTracing | undefined {
-  if (value === undefined) return undefined;
-  const tracing = value as Partial<AgentTracing> | null;
-  if (typeof tracing !== "object" || tracing === null || typeof tracing.startRun !== "function" || typeof tracing.captureContent !== "boolean") {
-    throw new ConfigurationError("Agent", `Agent has a tracing option that is not a tracer, got ${describeKind(value)}; pass openTelemetry() from toolwright/otel.`);
-  }
-  return tracing as AgentTracing;
-}
-
-function checkStrategies(value: unknown, toolNames: readonly string[]): ReadonlyMap<string, ConfirmationStrategy> | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new ConfigurationError("Agent", `Agent has confirmationStrategies that are not an object of { toolName or "*": strategy }, got ${describeKind(value)}.`);
-  }
-  for (const [key, strategy] of Object.entries(value)) {
-    if (key !== "*" && !toolNames.includes(key)) {
-      throw new ConfigurationError("Agent", `Agent has a confirmation strategy for '${key}', which is not one of its tools; use a tool name or "*". Tools: ${toolNames.join(", ") || "none"}.`);
-    }
-    if (typeof (strategy as { decide?: unknown })?.decide !== "function") {
-      throw new ConfigurationError("Agent", `Agent has a confirmation strategy for '${key}' without a decide method, got ${describeKind(strategy)}; use BlockingConfirmationStrategy or DeferredConfirmationStrategy.`);
-    }
-  }
-  return new Map(Object.entries(value as ConfirmationStrategies));
-}
-
-function checkBreakpoint(value: unknown, toolNames: readonly string[]): Breakpoint | undefined {
-  if (value === undefined) return undefined;
-  const breakpoint = value as Partial<Breakpoint> | null;
-  const valid =
-    typeof breakpoint === "object" &&
-    breakpoint !== null &&
-    (breakpoint.at === "chat_generator" || breakpoint.at === "tool") &&
-    (breakpoint.visit === undefined || (Number.isInteger(breakpoint.visit) && breakpoint.visit >= 0)) &&
-    (breakpoint.toolName === undefined || breakpoint.at === "tool");
-  if (!valid) {
-    throw new ConfigurationError("Agent.run", `Agent.run has a breakpoint that is not { at: "chat_generator" | "tool", toolName? (with "tool"), visit? (a whole number ≥ 0) }, got ${JSON.stringify(value)}.`);
-  }
-  if (breakpoint.toolName !== undefined && !toolNames.includes(breakpoint.toolName)) {
-    throw new ConfigurationError("Agent.run", `Agent.run has a breakpoint on tool '${breakpoint.toolName}', which is not one of the run's tools: ${toolNames.join(", ") || "none"}.`);
-  }
-  return breakpoint as Breakpoint;
-}
-
 function toolSpecs(tools: Iterable<Tool>): readonly ToolSpec[] {
   return Object.freeze(
     [...tools].map((tool) => Object.freeze({ name: tool.name, description: tool.description, parameters: tool.parameters, strict: tool.strictCompatibility.compatible })),
   );
 }
 
-function checkTimeout(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-    throw new ConfigurationError("Agent", `Agent has toolTimeoutMs ${describeKind(value)}: it must be a positive number of milliseconds, or left out for no limit.`);
-  }
-  return value;
-}
-
-function checkCallback(value: unknown, subject: "Agent" | "Agent.run"): StreamingCallback | undefined {
-  if (value !== undefined && typeof value !== "function") {
-    throw new ConfigurationError(subject, `${subject} has a streamingCallback that is not a function, got ${describeKind(value)}.`);
-  }
-  return value as StreamingCallback | undefined;
-}
-
 /** A prompt option: literal text, a template, or a function of the run's state. */
 type Prompt<S extends StateSchema> = string | PromptTemplate | SystemPromptFunction<S>;
-
-function checkPrompt(value: unknown, subject: "Agent" | "Agent.run", name: "systemPrompt" | "userPrompt"): Prompt<StateSchema> | undefined {
-  if (value !== undefined && typeof value !== "string" && typeof value !== "function" && !isPromptTemplate(value)) {
-    throw new ConfigurationError(subject, `${subject} has a ${name} that is not a string, a promptTemplate(...) or a function of the run's state, got ${describeKind(value)}.`);
-  }
-  return value as Prompt<StateSchema> | undefined;
-}
 
 // Makes a run's prompt from its initial state, input messages and prompt variables (copies: a function cannot change the run's).
 async function promptOf<S extends StateSchema>(
@@ -561,51 +468,4 @@ async function promptOf<S extends StateSchema>(
     throw new ConfigurationError(subject, `${subject} has a ${name} function that returned ${describeKind(text)}; it must return the prompt as a string (or a promise of one).`);
   }
   return text;
-}
-
-const noVariables: Readonly<Record<string, unknown>> = Object.freeze({});
-
-// Prompt variables are the run's own values for its templates; a state key is given as itself.
-function checkPromptVariables(value: unknown, stateKeys: ReadonlyMap<string, NormalizedStateKey>): Readonly<Record<string, unknown>> {
-  if (value === undefined) return noVariables;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new ConfigurationError("Agent.run", `Agent.run has promptVariables that is not an object of { name: value }, got ${describeKind(value)}.`);
-  }
-  const variables: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (stateKeys.has(key)) throw new ConfigurationError("Agent.run", `Agent.run has prompt variable '${truncateForEcho(key)}', which is a state key; give it as the state key's initial value (run({ ${key}: ... })), which templates read too.`);
-    setOwn(variables, key, item);
-  }
-  return Object.freeze(variables);
-}
-
-function checkRetries(value: unknown): number {
-  if (value === undefined) return 2;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 100) {
-    throw new ConfigurationError("Agent", `Agent has maxOutputRetries ${describeKind(value)}: it must be a whole number from 0 to 100 (how many times an invalid final answer is sent back). Default 2.`);
-  }
-  return value;
-}
-
-// The run options the constructor's checks do not cover; a JavaScript caller can pass anything.
-function checkRunOptions(input: AgentRunOptions): void {
-  if (input.messages !== undefined && !Array.isArray(input.messages)) {
-    throw new ConfigurationError("Agent.run", `Agent.run needs messages as an array of ChatMessage, got ${describeKind(input.messages)}.`);
-  }
-  checkPrompt(input.systemPrompt, "Agent.run", "systemPrompt");
-  const kwargs: unknown = input.generationKwargs;
-  if (kwargs !== undefined && (typeof kwargs !== "object" || kwargs === null || Array.isArray(kwargs))) {
-    throw new ConfigurationError("Agent.run", `Agent.run has generationKwargs that is not an object of provider options, got ${describeKind(kwargs)}.`);
-  }
-  const signal = input.signal as Partial<AbortSignal> | undefined;
-  if (signal !== undefined && (typeof signal !== "object" || signal === null || typeof signal.aborted !== "boolean" || typeof signal.addEventListener !== "function")) {
-    throw new ConfigurationError("Agent.run", `Agent.run has a signal that is not an AbortSignal, got ${describeKind(input.signal)}; pass controller.signal of an AbortController.`);
-  }
-  const runId: unknown = input.runId;
-  if (runId !== undefined && (typeof runId !== "string" || runId.length === 0 || runId.length > 200)) {
-    throw new ConfigurationError("Agent.run", `Agent.run has a runId that is not a string of 1 to 200 characters, got ${describeKind(runId)}; pass a stable id of the run, or leave it out for a random one.`);
-  }
-  if (input.onCheckpoint !== undefined && typeof input.onCheckpoint !== "function") {
-    throw new ConfigurationError("Agent.run", `Agent.run has an onCheckpoint that is not a function, got ${describeKind(input.onCheckpoint)}; pass (snapshot) => save(snapshot).`);
-  }
 }

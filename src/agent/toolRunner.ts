@@ -9,6 +9,8 @@ import { nestingDepthExceeds } from "../util/jsonShape";
 import { limits } from "../util/limits";
 import { RunAbort } from "../util/runAbort";
 import { Semaphore } from "../util/semaphore";
+import { checkOption } from "./optionSpec";
+import { toolRunnerOptions } from "./toolRunnerOptions";
 import { checkToolStateKeys } from "./validateAgentOptions";
 
 /** Options of `new ToolRunner(...)`. */
@@ -75,10 +77,7 @@ export class ToolRunner<S extends StateSchema = {}> {
   constructor(options: ToolRunnerOptions<S>) {
     if (typeof options !== "object" || options === null) throw new ConfigurationError("ToolRunner", `new ToolRunner(options) needs an options object with tools, got ${describeKind(options)}.`);
     const subject = typeof options.name === "string" ? options.name : "ToolRunner";
-    const timeout: unknown = options.toolTimeoutMs;
-    if (timeout !== undefined && (typeof timeout !== "number" || !Number.isFinite(timeout) || timeout <= 0)) {
-      throw new ConfigurationError(subject, `${subject} has a toolTimeoutMs that is not a positive number of milliseconds, got ${describeKind(timeout)}.`);
-    }
+    const timeout = checkOption(toolRunnerOptions.toolTimeoutMs, options.toolTimeoutMs, subject);
     this.#tools = resolveTools(options.tools, subject);
     checkToolStateKeys(this.#tools.values(), normalizeStateSchema(options.stateSchema));
     this.#stateSchema = options.stateSchema;

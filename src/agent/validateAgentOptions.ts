@@ -5,19 +5,7 @@ import { zod } from "../util/lazyZod";
 import { typeOf } from "../tools/injectedParameters";
 import type { JsonSchema } from "../tools/jsonSchema";
 import { type Tool, toolInternals } from "../tools/tool";
-import { describeKind } from "../util/describeValue";
 import { reservedStateKeys } from "./agentTypes";
-
-const subject = "Agent";
-
-/** Checks a whole number option (≥ minimum); returns it or the default. */
-export function checkCount(name: string, value: unknown, fallback: number, meaning: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
-    throw new ConfigurationError(subject, `Agent has ${name} ${describeKind(value)}: it must be a whole number of at least 1 (${meaning}). Default ${fallback}.`);
-  }
-  return value;
-}
 
 /** Checks that the state schema does not use a name the Agent reserves for run options and results. */
 export function checkReservedKeys(keys: ReadonlyMap<string, NormalizedStateKey>): void {
@@ -61,24 +49,6 @@ export function checkToolStateKeys(tools: Iterable<Tool>, keys: ReadonlyMap<stri
       }
     }
   }
-}
-
-/** Checks exit conditions: each is "text" or the name of one of the Agent's tools. */
-export function checkExitConditions(value: unknown, toolNames: readonly string[]): readonly string[] {
-  if (value === undefined) return ["text"];
-  const valid = ["text", ...toolNames];
-  if (!Array.isArray(value) || value.length === 0) {
-    throw new ConfigurationError(subject, `Agent has exitConditions ${describeKind(value)}: pass a non-empty array of "text" and tool names. Valid exit conditions: ${valid.join(", ")}.`);
-  }
-  for (const condition of value) {
-    if (typeof condition !== "string" || !valid.includes(condition)) {
-      throw new ConfigurationError(
-        subject,
-        `Agent has exit condition ${typeof condition === "string" ? `'${condition}'` : describeKind(condition)}, which is neither "text" nor the name of one of its tools. Valid exit conditions: ${valid.join(", ")}.`,
-      );
-    }
-  }
-  return Object.freeze([...value]);
 }
 
 // The JSON types a state key's zod type and a parameter's schema allow; a mismatch only when both

@@ -1,5 +1,6 @@
 import { ConfigurationError, DefinitionError, PromptTemplateError } from "../errors";
 import type { AgentOptions } from "../agent/agentTypes";
+import { findUnknownExitCondition, unknownExitConditionReason } from "../agent/agentOptions";
 import type { OutputSchema } from "../agent/finalOutput";
 import { checkReservedKeys } from "../agent/validateAgentOptions";
 import { type PromptTemplate, promptTemplate } from "../prompt/promptTemplate";
@@ -38,11 +39,8 @@ export function agentFromDefinition(data: unknown, options: AgentFromJSONOptions
   const stateKeys = stateKeysOf(stateSchema);
   const tools = resolveToolReferences(definition.tools ?? [], registry, stateKeys);
   const toolNames = toolNamesOf(tools);
-  definition.exitConditions?.forEach((condition, index) => {
-    if (condition !== "text" && !toolNames.includes(condition)) {
-      throw new DefinitionError(["exitConditions", index], `is '${condition}', which is neither "text" nor the name of one of the Agent's tools. Valid exit conditions: ${["text", ...toolNames].join(", ")}.`);
-    }
-  });
+  const unknownCondition = findUnknownExitCondition(definition.exitConditions ?? [], toolNames);
+  if (unknownCondition) throw new DefinitionError(["exitConditions", unknownCondition.index], unknownExitConditionReason(String(unknownCondition.condition), toolNames));
   // A replaced generator is still checked: a definition that names a bad one is refused everywhere.
   if (options.chatGenerator !== undefined) chatGeneratorFromDefinition(definition.chatGenerator, registry, trust, false);
   const agentOptions: AgentOptions<StateSchema, string, OutputSchema | undefined> = {

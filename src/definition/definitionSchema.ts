@@ -1,4 +1,6 @@
 import type { z } from "zod";
+import { agentOptions } from "../agent/agentOptions";
+import { nameDataType, optionDataType, textDataType } from "../agent/optionDataType";
 import { zod } from "../util/lazyZod";
 
 /**
@@ -16,18 +18,11 @@ let schemas: DefinitionSchemas | undefined;
 
 type DefinitionSchemas = ReturnType<typeof build>;
 
-/** A name the registry or a built-in list resolves: 1–200 characters. */
-const nameRule = "must be a name of 1 to 200 characters";
-
 function build(z: typeof import("zod").z) {
-  const name = (what: string) => z.string({ error: `${nameRule} (${what})` }).min(1, { error: `${nameRule} (${what})` }).max(200, { error: `${nameRule} (${what})` });
-  const text = (what: string, max: number) => z.string({ error: `must be a string (${what})` }).max(max, { error: `must be at most ${max} characters (${what})` });
-  const count = (what: string, max: number) =>
-    z
-      .number({ error: `must be a whole number from 1 to ${max} (${what})` })
-      .int({ error: `must be a whole number from 1 to ${max} (${what})` })
-      .min(1, { error: `must be a whole number from 1 to ${max} (${what})` })
-      .max(max, { error: `must be a whole number from 1 to ${max} (${what})` });
+  const name = (what: string) => nameDataType(z, what);
+  const text = (what: string, max: number) => textDataType(z, what, max);
+  // An option of new Agent(...) as data, read from its spec (the code checks the same option with it).
+  const agentOption = (option: keyof typeof agentOptions) => optionDataType(z, agentOptions[option].data!);
   const jsonSchema = (what: string) =>
     z.record(z.string(), z.json(), { error: `must be a JSON Schema object (${what})` }).meta({ description: `A JSON Schema (draft 2020-12): ${what}.` });
   const stringMap = (what: string) => z.record(name(what), name(what), { error: `must be a mapping of names (${what})` });
@@ -120,19 +115,19 @@ function build(z: typeof import("zod").z) {
       {
         $schema: z.string({ error: "must be a string (the format's JSON Schema, for editors)" }).optional().meta({ description: "The JSON Schema of this format, for editors." }),
         version: z.literal(1, { error: "must be 1 (the only version of the format)" }).meta({ description: "The format's version: 1." }),
-        name: name("the Agent's name in traces").optional().meta({ description: "The Agent's name (traces and events)." }),
+        name: agentOption("name"),
         chatGenerator,
         tools: z.array(z.union([classTools, namedTool, toolset]), { error: "must be a list of tool references" }).optional().meta({ description: "The tools: { class }, { tool } and { toolset } references." }),
-        systemPrompt: text("a Jinja template", 100_000).optional().meta({ description: "A Jinja template over the run's state and prompt variables: the system message of every run." }),
-        userPrompt: text("a Jinja template", 100_000).optional().meta({ description: "A Jinja template rendered like systemPrompt: a user message appended to the run's messages." }),
+        systemPrompt: agentOption("systemPrompt"),
+        userPrompt: agentOption("userPrompt"),
         stateSchema: z.record(name("a state key"), stateKey, { error: "must be a mapping of state key → { type, handler? }" }).optional().meta({ description: "The run's typed State." }),
         outputSchema: jsonSchema("the final answer's shape, an object").optional(),
-        exitConditions: z.array(name('"text" or a tool name'), { error: 'must be a list of "text" and tool names' }).min(1, { error: 'must list at least one exit condition ("text" or a tool name)' }).optional().meta({ description: 'What ends a run: "text" and tool names. Default ["text"].' }),
-        maxAgentSteps: count("the most model calls of a run", 100_000).optional().meta({ description: "The most model calls one run makes. Default 100." }),
-        maxOutputRetries: z.number({ error: "must be a whole number from 0 to 100" }).int({ error: "must be a whole number from 0 to 100" }).min(0, { error: "must be a whole number from 0 to 100" }).max(100, { error: "must be a whole number from 0 to 100" }).optional().meta({ description: "How many times an invalid final answer is sent back for correction. Default 2." }),
-        toolConcurrency: count("how many tool calls of a step run at once", 1_000).optional().meta({ description: "How many tool calls of one step run at once. Default 4." }),
-        toolTimeoutMs: count("milliseconds", 2_147_483_647).optional().meta({ description: "A tool call that takes longer fails, in milliseconds. Default: no limit." }),
-        raiseOnToolInvocationFailure: z.boolean({ error: "must be true or false" }).optional().meta({ description: "Fail the run instead of telling the model when a tool call fails. Default false." }),
+        exitConditions: agentOption("exitConditions"),
+        maxAgentSteps: agentOption("maxAgentSteps"),
+        maxOutputRetries: agentOption("maxOutputRetries"),
+        toolConcurrency: agentOption("toolConcurrency"),
+        toolTimeoutMs: agentOption("toolTimeoutMs"),
+        raiseOnToolInvocationFailure: agentOption("raiseOnToolInvocationFailure"),
         confirmationStrategies: z
           .record(name('a tool name or "*"'), confirmation, { error: 'must be a mapping of tool name (or "*") → { strategy, policy? }' })
           .optional()

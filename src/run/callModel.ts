@@ -8,7 +8,7 @@ import { describeKind } from "../util/describeValue";
 import { isThenable } from "../util/isThenable";
 import type { RunStop } from "./middleware";
 import type { RunContext } from "./runContext";
-import type { ModelRequestParts } from "./runFeature";
+import type { ModelRequestParts } from "./runContext";
 import { snapshotAt } from "./runSnapshot";
 
 /** What the model call of a step came to: replies to record (and perhaps a rejection or a stop to apply after), or a stop before the call. */

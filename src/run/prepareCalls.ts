@@ -9,7 +9,7 @@ import type { RunStop } from "./middleware";
 import { stopRun } from "./modelStep";
 import { snapshotAt } from "./runSnapshot";
 import { type LoopOutcome, noPending, type RunContext } from "./runContext";
-import type { ToolStepCalls } from "./runFeature";
+import type { ToolStepCalls } from "./runContext";
 import { callKeys, stepCalls } from "./stepCalls";
 
 /** A tool step ready to run: its calls, their keys, and the decisions about them. */

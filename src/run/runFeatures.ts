@@ -7,7 +7,7 @@ import { checkpointFeature } from "./features/checkpoints";
 import { confirmationFeature } from "./features/confirmations";
 import { middlewareFeature } from "./features/middlewareFeature";
 import type { RunFeatures } from "./runContext";
-import type { RunFeature } from "./runFeature";
+import type { RunFeature } from "./runContext";
 
 /** What a run was given that acts at its hook points. */
 export interface FeatureOptions {

@@ -12,7 +12,7 @@ import { Semaphore } from "../util/semaphore";
 import { isThenable } from "../util/isThenable";
 import { describeThrown } from "../util/thrownValue";
 import { prepareArguments } from "./prepareArguments";
-import { type Tool, type ToolContext, type ToolProgress, toolInternals } from "./tool";
+import { type SubRunTool, type Tool, type ToolContext, type ToolProgress, toolInternals } from "./tool";
 import { toolProgressChunk } from "./toolProgressChunk";
 import { injectionProblem } from "./injectedParameters";
 import { conversionFailed, injectionFailed, invalidArguments, mergeFailed, rejectedByUser, type ToolCallFailure, toolNotFound, toolThrew, toolTimedOut } from "./toolCallFailure";
@@ -22,7 +22,7 @@ import type { ToolCallObservation } from "../observe/callObservation";
 import type { RunObserver } from "../observe/runObserver";
 import type { RunUsage } from "../observe/runUsage";
 import type { NestedResume } from "../agent/snapshot";
-import type { SubRunCall, SubRunPause, SubRunTool } from "./subRun";
+import type { SubRunCall, SubRunPause } from "./subRun";
 
 /** How one step's tool calls are run. */
 export interface InvokeToolsOptions {

@@ -1,8 +1,7 @@
 import type { StreamingCallback } from "../chat/streaming";
-import type { ConfirmationDecision, PendingConfirmation } from "../hitl/confirmationTypes";
+import type { PendingConfirmation } from "../hitl/confirmationTypes";
 import type { AgentSnapshot, NestedResume } from "../agent/snapshot";
 import type { RunUsage } from "../observe/runUsage";
-import type { ToolContext } from "./tool";
 
 /** What a call of a tool that runs an agent (`agent.asTool()`) learns from the step that makes it. */
 export interface SubRunCall {
@@ -27,10 +26,3 @@ export interface SubRunPause {
 
 /** How a sub-run's call ended: with the tool's value, or paused. */
 export type SubRunOutcome = { readonly paused?: undefined; readonly value: unknown } | { readonly paused: SubRunPause };
-
-/** A tool that runs an agent: the tool-calling step runs it through `run`, with what the step knows. */
-export interface SubRunTool {
-  run(args: Record<string, unknown>, context: ToolContext, call: SubRunCall): Promise<SubRunOutcome>;
-  /** Checks a paused sub-run's snapshot and the decisions for it as its Agent would on resume; throws SnapshotError or DecisionError. */
-  checkResume(snapshot: unknown, decisions: ReadonlyMap<string, ConfirmationDecision>): void;
-}

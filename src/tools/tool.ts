@@ -1,4 +1,5 @@
-import type { SubRunTool } from "./subRun";
+import type { SubRunCall, SubRunOutcome } from "./subRun";
+import type { ConfirmationDecision } from "../hitl/confirmationTypes";
 import type { z } from "zod";
 import type { ToolCall } from "../chat/chatMessage";
 import { ConfigurationError } from "../errors";
@@ -91,6 +92,13 @@ export interface ToolOptions<P extends ToolParameters = ToolParameters> {
   title?: string;
   /** Hints about what the tool does, for clients (MCP tool annotations). */
   annotations?: ToolAnnotations;
+}
+
+/** A tool that runs an agent: the tool-calling step runs it through `run`, with what the step knows. */
+export interface SubRunTool {
+  run(args: Record<string, unknown>, context: ToolContext, call: SubRunCall): Promise<SubRunOutcome>;
+  /** Checks a paused sub-run's snapshot and the decisions for it as its Agent would on resume; throws SnapshotError or DecisionError. */
+  checkResume(snapshot: unknown, decisions: ReadonlyMap<string, ConfirmationDecision>): void;
 }
 
 /** How a tool run is set up after checking; what the tool-calling step works from. */

@@ -1,5 +1,5 @@
 import { type Breakpoint, BreakpointError, firesAtModel, firesAtTools } from "../../agent/breakpoint";
-import type { RunFeature } from "../runFeature";
+import type { RunFeature } from "../runContext";
 import { snapshotAt } from "../runSnapshot";
 
 /**

@@ -1,6 +1,6 @@
 import type { AgentSnapshot } from "../../agent/snapshot";
 import { isThenable } from "../../util/isThenable";
-import type { RunFeature } from "../runFeature";
+import type { RunFeature } from "../runContext";
 import { snapshotAt } from "../runSnapshot";
 
 /**

@@ -4,7 +4,7 @@ import { parseDecision } from "../../hitl/parseDecision";
 import { strategyFor } from "../../hitl/strategyFor";
 import { cloneValue } from "../../util/cloneValue";
 import { describeKind } from "../../util/describeValue";
-import type { RunFeature } from "../runFeature";
+import type { RunFeature } from "../runContext";
 
 /**
  * Asks each call's confirmation strategy (by tool name, else `"*"`) before it runs: the strategy

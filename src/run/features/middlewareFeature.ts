@@ -6,7 +6,7 @@ import { isPlainObject } from "../../util/isPlainObject";
 import type { HookContext, HookPoint, Middleware, RunStop } from "../middleware";
 import { MiddlewareError } from "../middlewareError";
 import type { RunContext } from "../runContext";
-import type { RunFeature } from "../runFeature";
+import type { RunFeature } from "../runContext";
 
 /** A middleware's hooks attached at the run's hook points: each call checked, each throw a MiddlewareError naming it. */
 export function middlewareFeature(middleware: Middleware): RunFeature {
