@@ -23,6 +23,7 @@ import { nestedDepth } from "../compose/nestedRun";
 import { type AgentStreamEvent, EventQueue } from "./agentStream";
 import { resumeRun } from "./resumeRun";
 import { runLoop } from "../run/runLoop";
+import { redactValues } from "../util/redact";
 import type { LoopOutcome, LoopStart, RunContext } from "../run/runContext";
 import { attachFeatures } from "../run/runFeatures";
 import { checkMiddleware } from "../run/checkMiddleware";
@@ -245,6 +246,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
       generationKwargs: input.generationKwargs,
       streamingCallback,
       abort,
+      redact: redactValues,
       sealSnapshot: (snapshot) => this.#signer?.sign(snapshot) ?? snapshot,
       runId,
       agentName: this.#name,

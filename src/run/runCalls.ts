@@ -39,6 +39,7 @@ export async function runCalls(run: RunContext, prepared: PreparedCalls): Promis
     tools: run.tools,
     state: run.state,
     abort: run.abort,
+    redact: run.redact,
     concurrency: run.toolConcurrency,
     raiseOnFailure: run.raiseOnToolInvocationFailure,
     timeoutMs: run.toolTimeoutMs,

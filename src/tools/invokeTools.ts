@@ -7,7 +7,6 @@ import type { State } from "../state/state";
 import { linkedAbort } from "../util/abort";
 import type { RunAbort } from "../util/runAbort";
 import { setOwn } from "../util/ownProperty";
-import { redactValues } from "../util/redact";
 import { Semaphore } from "../util/semaphore";
 import { isThenable } from "../util/isThenable";
 import { describeThrown } from "../util/thrownValue";
@@ -31,6 +30,12 @@ export interface InvokeToolsOptions {
   readonly state: State;
   /** The run's abort plumbing: its signal aborting rejects with an AbortError; a step that throws aborts it to stop its other calls. */
   readonly abort: RunAbort;
+  /**
+   * Removes the injected state values (labelled by state key) from an error's text before the model
+   * sees it: `redactValues` from util/redact, given by every caller (the Agent, ToolRunner), so that
+   * the executor does not decide what the model may read.
+   */
+  readonly redact: (text: string, values: Injected) => string;
   /** How many calls may run at once (≥ 1). */
   readonly concurrency: number;
   /** Throw the failure's error instead of sending the model an error message. */
@@ -114,7 +119,8 @@ type Execution =
   | { readonly held: "waiting" }
   | { readonly held: "done"; readonly outcome: ToolCallOutcome };
 
-type Injected = ReadonlyArray<{ readonly label: string; readonly value: unknown }>;
+/** The values a call's inputsFromState injected, labelled by state key. */
+export type Injected = ReadonlyArray<{ readonly label: string; readonly value: unknown }>;
 
 /**
  * Runs one step's tool calls (§6): calls run concurrently up to `concurrency`; results are merged
@@ -191,7 +197,7 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
         const told = options.afterCall({ toolCall: call, key: step.keys[index] ?? call.id ?? `#${index}`, index, failed: !execution.ok, result: execution.ok ? execution.result : undefined });
         change = isThenable(told) ? await told : told;
       }
-      const committedCall = execution.ok ? commit(change && "result" in change ? { ...execution, result: change.result } : execution, state) : execution;
+      const committedCall = execution.ok ? commit(change && "result" in change ? { ...execution, result: change.result } : execution, state, options.redact) : execution;
       committed?.[index]!.resolve();
       // The developer hears of a fault before the call's end is told, whether the run goes on or throws.
       if (!committedCall.ok && committedCall.failure.fault) {
@@ -239,17 +245,18 @@ async function emit(options: InvokeToolsOptions, chunk: StreamingChunk): Promise
 function commit(
   execution: Extract<Execution, { ok: true }>,
   state: State,
+  redact: InvokeToolsOptions["redact"],
 ): { readonly ok: true; readonly text: string } | { readonly ok: false; readonly failure: ToolCallFailure } {
   const { tool, result, injected } = execution;
   const mergeFailure = mergeToolOutputs(state, result, tool.outputsToState);
   if (mergeFailure) {
-    const detail = sentence(redactValues(describeThrown(mergeFailure.error), injected));
+    const detail = sentence(redact(describeThrown(mergeFailure.error), injected));
     return { ok: false, failure: mergeFailed(tool.name, mergeFailure.stateKey, detail, mergeFailure.error) };
   }
   try {
     return { ok: true, text: toolResultText(result, tool.outputsToString) };
   } catch (error) {
-    return { ok: false, failure: conversionFailed(tool.name, sentence(redactValues(describeThrown(error), injected)), error) };
+    return { ok: false, failure: conversionFailed(tool.name, sentence(redact(describeThrown(error), injected)), error) };
   }
 }
 
@@ -303,7 +310,7 @@ async function execute({ tool, call, modelArgs, options, step, index, observed }
   } catch (error) {
     if (abort.aborted) throw abort.reason;
     if (timedOut) return { ok: false, failure: toolTimedOut(tool.name, timeoutMs!, error), injected };
-    return { ok: false, failure: toolThrew(tool.name, sentence(redactValues(describeThrown(error), injected)), error), injected };
+    return { ok: false, failure: toolThrew(tool.name, sentence(options.redact(describeThrown(error), injected)), error), injected };
   } finally {
     observation?.finished();
     context.end();

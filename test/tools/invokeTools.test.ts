@@ -1,3 +1,4 @@
+import { redactValues } from "../../src/util/redact";
 import {
   ChatMessage,
   State,
@@ -91,6 +92,7 @@ function options(tools: Tool[], overrides: Partial<InvokeToolsOptions> = {}): In
     tools: new Map(tools.map((t) => [t.name, t])),
     state: makeState(),
     abort: new RunAbort(),
+    redact: redactValues,
     concurrency: 4,
     raiseOnFailure: false,
     ...overrides,
