@@ -50,7 +50,7 @@ export function channelOf(context: object): NestedChannel | undefined {
 export class NestedPause extends ToolwrightError {
   constructor(
     readonly toolName: string,
-    readonly snapshot: AgentSnapshot,
+    override readonly snapshot: AgentSnapshot,
     readonly pending: readonly PendingConfirmation[],
   ) {
     super(`Agent tool '${toolName}' paused for confirmation of ${pending.map((p) => p.toolCallId).join(", ")}.`);
