@@ -19,6 +19,15 @@ export class ToolwrightError extends Error {
   /** Why the run could not attach its `snapshot` (a state value with no JSON form); the error itself is unchanged. */
   declare readonly snapshotError?: unknown;
 
+  /**
+   * `instanceof` also recognises an error of another copy of these classes: "toolwright/codegen"
+   * loads its own modules beside the runtime bundle that "toolwright" loads, and a codegen error
+   * must still be a `ToolwrightError` (and a `UsageError`) to a caller holding the runtime's.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return Function.prototype[Symbol.hasInstance].call(this, value) || ofAnotherCopy(this, value);
+  }
+
   constructor(message: string, options?: ToolwrightErrorOptions) {
     // `cause` only when given (even as undefined), as Error itself does.
     super(message, options !== undefined && Object.hasOwn(options, "cause") ? { cause: options.cause } : undefined);
@@ -26,6 +35,26 @@ export class ToolwrightError extends Error {
     const { snapshot } = (options ?? {}) as { snapshot?: unknown };
     if (snapshot !== undefined) defineFact(this, "snapshot", snapshot);
   }
+}
+
+// Marks the classes of every copy (Symbol.for is one registry per process); read as a static, so subclasses have it too.
+const copyMarker = Symbol.for("toolwright.ToolwrightError");
+Object.defineProperty(ToolwrightError, copyMarker, { value: true });
+
+// A class of another copy has the same name and the marker. Values from outside (a tool's thrown
+// Proxy) are read defensively and at most 64 prototypes deep: a failed read is "no".
+function ofAnotherCopy(type: abstract new (...args: never[]) => unknown, value: unknown): boolean {
+  if ((typeof value !== "object" && typeof value !== "function") || value === null) return false;
+  try {
+    let proto: unknown = Object.getPrototypeOf(value);
+    for (let depth = 0; proto !== null && depth < 64; depth++, proto = Object.getPrototypeOf(proto)) {
+      const constructor: unknown = Object.getOwnPropertyDescriptor(proto, "constructor")?.value;
+      if (typeof constructor === "function" && constructor !== type && constructor.name === type.name && (constructor as unknown as Record<symbol, unknown>)[copyMarker] === true) return true;
+    }
+  } catch {
+    return false;
+  }
+  return false;
 }
 
 /**
