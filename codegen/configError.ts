@@ -1,7 +1,8 @@
+import { UsageError } from "../decorators/errors";
+
 /** Bad codegen options or setup: reported as one line, exit code 2. */
-export class CodegenConfigError extends Error {
+export class CodegenConfigError extends UsageError {
   constructor(message: string) {
     super(message);
-    this.name = new.target.name;
   }
 }

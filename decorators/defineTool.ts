@@ -1,3 +1,4 @@
+import { ToolDecoratorError } from "./errors";
 import { recordDecoration } from "./metadataStorage";
 import type { ToolDecoratorOptions } from "./toolOptions";
 
@@ -18,7 +19,7 @@ export interface DefinedTool<F extends (...args: any[]) => unknown> { // eslint-
  * export const searchDocs = defineTool(async function searchDocs(query: string, state: State) { … }, { outputsToState: { docs: {} } });
  */
 export function defineTool<F extends (...args: any[]) => unknown>(fn: F, options: ToolDecoratorOptions = {}): DefinedTool<F> { // eslint-disable-line @typescript-eslint/no-explicit-any -- any function signature
-  if (typeof fn !== "function") throw new TypeError(`defineTool(fn, options) needs a function, got ${fn === null ? "null" : typeof fn}.`);
+  if (typeof fn !== "function") throw new ToolDecoratorError("defineTool", `defineTool(fn, options) needs a function, got ${fn === null ? "null" : typeof fn}.`);
   const handle: DefinedTool<F> = Object.freeze({ function: fn, functionName: fn.name, options: Object.freeze({ ...options }) });
   recordDecoration(handle, { kind: "function", memberName: fn.name, isStatic: false, mode: "function", options: handle.options, fn });
   return handle;

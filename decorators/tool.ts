@@ -33,7 +33,7 @@ export function tool(...args: unknown[]): ToolMethodDecorator | void {
   if (isDecoratorCall(args)) return (decorate as (...a: unknown[]) => void)({}, ...args);
   const options = (args[0] ?? {}) as ToolDecoratorOptions;
   if (typeof options !== "object" || options === null) {
-    throw new TypeError(`@tool(options) takes an options object such as { name: "search" }, got ${typeof options}.`);
+    throw new ToolDecoratorError("@tool", `@tool(options) takes an options object such as { name: "search" }, got ${typeof options}.`);
   }
   return ((...decoratorArgs: unknown[]) => (decorate as (...a: unknown[]) => void)(options, ...decoratorArgs)) as ToolMethodDecorator;
 }

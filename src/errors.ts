@@ -1,15 +1,19 @@
-import { ToolwrightError } from "../decorators/errors";
+import { CallbackError, ModelBehaviorError, ProviderError, RunStoppedError, ToolwrightError, type ToolwrightErrorOptions, UsageError } from "../decorators/errors";
+import { formatPath } from "./util/formatPath";
 
-export { ToolwrightError };
+export { CallbackError, ModelBehaviorError, ProviderError, RunStoppedError, ToolwrightError, type ToolwrightErrorOptions, UsageError };
 
 /** A problem with how an Agent, a tool or a state schema is set up; thrown before anything runs. */
-export class ConfigurationError extends ToolwrightError {
+export class ConfigurationError extends UsageError {
   /** What is misconfigured: `Agent`, `Tool 'search'`, `SupportTools.searchTickets`, `stateSchema.tickets`. */
   readonly subject: string;
+  /** The option the error is about, when a constructor's option check knows it: `["timeout"]`, `["generationKwargs", "conversation"]`. */
+  readonly optionPath?: readonly string[];
 
-  constructor(subject: string, message: string, options?: { cause?: unknown }) {
+  constructor(subject: string, message: string, options?: ToolwrightErrorOptions & { readonly optionPath?: readonly string[] }) {
     super(message, options);
     this.subject = subject;
+    if (options?.optionPath !== undefined) this.optionPath = Object.freeze([...options.optionPath]);
   }
 }
 
@@ -57,7 +61,7 @@ export function definitionPath(path: readonly (string | number)[]): string {
 export class StaleSchemaError extends ConfigurationError {}
 
 /** `State.set` (or initial data) named a key that the state schema does not declare. */
-export class StateKeyError extends ToolwrightError {
+export class StateKeyError extends UsageError {
   /** The unknown key. */
   readonly key: string;
   /** The keys the schema declares. */
@@ -74,7 +78,7 @@ export class StateKeyError extends ToolwrightError {
 }
 
 /** A value written to State (after merging) does not match the key's zod type; nothing was stored. */
-export class StateTypeError extends ToolwrightError {
+export class StateTypeError extends UsageError {
   /** The state key that rejected the value. */
   readonly key: string;
   /** What the zod type expected, as zod describes it (first problem). */
@@ -95,7 +99,7 @@ export class StateTypeError extends ToolwrightError {
  * ill-typed, it disagrees with the conversation it carries, or its signature is missing or wrong.
  * Also thrown when a run cannot produce a snapshot (a state value with no JSON form).
  */
-export class SnapshotError extends ToolwrightError {
+export class SnapshotError extends UsageError {
   /** The snapshot field at fault, as a path: `toolStep.pending[0].arguments`, `signature`, `state.client`. */
   readonly field: string;
 
@@ -110,7 +114,7 @@ export class SnapshotError extends ToolwrightError {
  * decision for a call that is not pending, a pending call without one, or a malformed decision.
  * The caller's (or its client's) mistake: the paused run is unchanged and can be resumed again.
  */
-export class DecisionError extends ToolwrightError {
+export class DecisionError extends UsageError {
   /** The call key at fault, when there is one. */
   readonly toolCallId: string | undefined;
 
@@ -121,7 +125,7 @@ export class DecisionError extends ToolwrightError {
 }
 
 /** The model called a tool that is not among the run's tools (raised with `raiseOnToolInvocationFailure`). */
-export class ToolNotFoundError extends ToolwrightError {
+export class ToolNotFoundError extends ModelBehaviorError {
   readonly toolName: string;
   readonly availableTools: readonly string[];
 
@@ -141,7 +145,7 @@ export interface ArgumentProblem {
 }
 
 /** The model's arguments for a tool call were not valid JSON or did not match the tool's schema. */
-export class ToolArgumentsError extends ToolwrightError {
+export class ToolArgumentsError extends ModelBehaviorError {
   readonly toolName: string;
   readonly problems: readonly ArgumentProblem[];
 
@@ -153,7 +157,7 @@ export class ToolArgumentsError extends ToolwrightError {
 }
 
 /** A tool threw (raised with `raiseOnToolInvocationFailure`); the tool's own error is `cause`. */
-export class ToolInvocationError extends ToolwrightError {
+export class ToolInvocationError extends CallbackError {
   readonly toolName: string;
 
   constructor(message: string, toolName: string, options: { cause: unknown }) {
@@ -163,7 +167,7 @@ export class ToolInvocationError extends ToolwrightError {
 }
 
 /** Merging a tool's output into State failed (unknown key, ill-typed value, a handler that threw). */
-export class StateMergeError extends ToolwrightError {
+export class StateMergeError extends CallbackError {
   readonly toolName: string;
   readonly stateKey: string;
 
@@ -175,7 +179,7 @@ export class StateMergeError extends ToolwrightError {
 }
 
 /** Turning a tool's result into message text failed (an `outputsToString` handler threw). */
-export class ToolResultConversionError extends ToolwrightError {
+export class ToolResultConversionError extends CallbackError {
   readonly toolName: string;
 
   constructor(message: string, toolName: string, options: { cause: unknown }) {
@@ -185,7 +189,7 @@ export class ToolResultConversionError extends ToolwrightError {
 }
 
 /** The chat model's provider failed (after its own retries). */
-export class ChatGeneratorError extends ToolwrightError {
+export class ChatGeneratorError extends ProviderError {
   /** HTTP status, when the provider answered with one. */
   readonly status?: number;
   /** The provider's own error message, when it sent one. */
@@ -199,7 +203,7 @@ export class ChatGeneratorError extends ToolwrightError {
 }
 
 /** A run was aborted through its `signal`. Its `name` is `"AbortError"`, like the platform's. */
-export class AbortError extends ToolwrightError {
+export class AbortError extends RunStoppedError {
   constructor(message = "The agent run was aborted.", options?: { cause?: unknown }) {
     super(message, options);
     this.name = "AbortError";
@@ -221,7 +225,7 @@ export function describeError(error: unknown): string {
  * A lifecycle hook (or the Agent's tracer) threw or rejected. The run went on unchanged; the error
  * is reported to `hooks.onHookError`, else emitted as a process warning.
  */
-export class HookError extends ToolwrightError {
+export class HookError extends CallbackError {
   /** The callback that failed: `onToolEnd`, `tracing.startRun`, … */
   readonly hook: string;
 
@@ -236,7 +240,7 @@ export class HookError extends ToolwrightError {
  * match the schema after `maxOutputRetries` corrections. The error's `snapshot` continues the run
  * (the correction for the last answer is in its conversation), so nothing is lost.
  */
-export class OutputValidationError extends ToolwrightError {
+export class OutputValidationError extends ModelBehaviorError {
   /** What was wrong with the last answer, one problem per line (`path: message`). */
   readonly problems: readonly string[];
   /** The last answer's text (its first 2,000 characters). */
@@ -250,7 +254,7 @@ export class OutputValidationError extends ToolwrightError {
 }
 
 /** A prompt template cannot be compiled, or a render is missing a variable or fails. */
-export class PromptTemplateError extends ToolwrightError {
+export class PromptTemplateError extends UsageError {
   /** The template's name: `systemPrompt`, `userPrompt`, or the name its caller gave. */
   readonly template: string;
   /** The variable at fault (missing, or holding a value a template cannot read), when there is one. */
@@ -260,5 +264,22 @@ export class PromptTemplateError extends ToolwrightError {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.template = template;
     this.variable = options?.variable;
+  }
+}
+
+/**
+ * A value that must become JSON has no JSON form (a Map, a Set, a circular reference, a function, a
+ * non-finite number): thrown by `State.toJSON()` naming the state key and the path inside it, and
+ * the cause of the errors of a tool result or a snapshot that cannot be JSON.
+ */
+export class JsonFormError extends UsageError {
+  /** Where the value is: `tickets[2].tags`, `(root)`. */
+  readonly path: string;
+
+  /** `value` describes what was found (`a Map`, `a circular reference`); `fix` says what to do about it. */
+  constructor(options: { readonly path: readonly PropertyKey[]; readonly value: string; readonly fix?: string }) {
+    const path = formatPath(options.path);
+    super(`${path} holds ${options.value}, which has no JSON form${options.fix ? `; ${options.fix}` : ""}.`);
+    this.path = path;
   }
 }

@@ -69,13 +69,18 @@ export type { ChatMessageContent, ChatMessageJSON, ChatMessageOptions, ChatRole,
 export type { ChunkSource, FinishChunk, ReasoningDeltaChunk, StreamingCallback, StreamingChunk, TextDeltaChunk, ToolCallDeltaChunk, ToolProgressChunk, ToolResultChunk } from "./chat/streaming";
 export {
   AbortError,
+  CallbackError,
   ChatGeneratorError,
   ConfigurationError,
   DecisionError,
   DefinitionError,
   HookError,
+  JsonFormError,
+  ModelBehaviorError,
   OutputValidationError,
   PromptTemplateError,
+  ProviderError,
+  RunStoppedError,
   SnapshotError,
   StaleSchemaError,
   StateKeyError,
@@ -86,8 +91,9 @@ export {
   ToolNotFoundError,
   ToolResultConversionError,
   ToolwrightError,
+  UsageError,
 } from "./errors";
-export type { ArgumentProblem } from "./errors";
+export type { ArgumentProblem, ToolwrightErrorOptions } from "./errors";
 export { escapeTemplateText, isPromptTemplate, promptTemplate } from "./prompt/promptTemplate";
 export { templateLimits } from "./prompt/templateLimits";
 export type { PromptTemplate, PromptTemplateOptions } from "./prompt/promptTemplate";

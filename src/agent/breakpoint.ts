@@ -1,4 +1,4 @@
-import { ToolwrightError } from "../errors";
+import { RunStoppedError } from "../errors";
 import type { AgentSnapshot } from "./snapshot";
 
 /** Where a run stops: before a model call, or before running tool calls (of `toolName`, or any). */
@@ -11,9 +11,9 @@ export interface Breakpoint {
 }
 
 /** A run reached its breakpoint; `snapshot` continues it with `agent.run({ snapshot })`. */
-export class BreakpointError extends ToolwrightError {
+export class BreakpointError extends RunStoppedError {
   readonly breakpoint: Breakpoint;
-  readonly snapshot: AgentSnapshot;
+  override readonly snapshot: AgentSnapshot;
 
   constructor(breakpoint: Breakpoint, snapshot: AgentSnapshot) {
     const where = breakpoint.at === "chat_generator" ? "before calling the chat generator" : `before running ${breakpoint.toolName ? `tool '${breakpoint.toolName}'` : "tool calls"}`;

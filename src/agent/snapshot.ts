@@ -1,4 +1,5 @@
 import { ChatMessage, type ChatMessageJSON } from "../chat/chatMessage";
+import { defineFact, ToolwrightError } from "../../decorators/errors";
 import { describeError, SnapshotError } from "../errors";
 import type { ConfirmationDecision, PendingConfirmation } from "../hitl/confirmationTypes";
 import { parseDecision } from "../hitl/parseDecision";
@@ -232,33 +233,42 @@ export function snapshotProblem(field: string, problem: string, cause?: unknown)
   return new SnapshotError(field, `Agent.run was given a snapshot whose ${field} ${problem}; resume only with a snapshot a stopped run produced, unchanged.`, cause === undefined ? undefined : { cause });
 }
 
+// The snapshot is a typed fact of every ToolwrightError. It is declared here, beside its type,
+// because the error base sits in decorators/, below the runtime: naming AgentSnapshot there would
+// make an import cycle through every file that throws.
+declare module "../../decorators/errors" {
+  interface ToolwrightError {
+    /** What continues the run this error stopped (`agent.run({ snapshot })`), when the run made one. */
+    readonly snapshot?: AgentSnapshot;
+  }
+  interface ToolwrightErrorOptions {
+    /** What continues the run the error stops. */
+    readonly snapshot?: AgentSnapshot;
+  }
+}
+
 /**
- * Attaches the snapshot `build` makes to a thrown error (as a non-enumerable `snapshot`). When
- * building it fails (a state value with no JSON form), the original error is kept and the failure is
- * attached as `snapshotError` instead: it never replaces the error that stopped the run.
+ * Attaches the snapshot `build` makes to a thrown error: a ToolwrightError's `snapshot` field, or on
+ * any other thrown object (a tool's own error, raised with `raiseOnToolInvocationFailure`) a
+ * property of that name; both non-enumerable, like `cause`. When building it fails (a state value
+ * with no JSON form), the original error is kept and the failure is attached as `snapshotError`
+ * instead: it never replaces the error that stopped the run.
  */
 export function attachSnapshot(error: unknown, build: () => AgentSnapshot): void {
   if ((typeof error !== "object" || error === null) && typeof error !== "function") return;
   if (snapshotOf(error) !== undefined || Object.hasOwn(error, "snapshotError")) return;
   try {
-    define(error, "snapshot", build());
+    defineFact(error, "snapshot", build());
   } catch (snapshotError) {
-    define(error, "snapshotError", snapshotError);
+    defineFact(error, "snapshotError", snapshotError);
   }
 }
 
 /** The snapshot a failed or stopped run attached to its error: retry with `agent.run({ snapshot })`. */
 export function snapshotOf(error: unknown): AgentSnapshot | undefined {
+  if (error instanceof ToolwrightError) return error.snapshot;
   if ((typeof error !== "object" || error === null) && typeof error !== "function") return undefined;
   return Object.hasOwn(error, "snapshot") ? (error as { snapshot?: AgentSnapshot }).snapshot : undefined;
-}
-
-function define(target: object, key: string, value: unknown): void {
-  try {
-    Object.defineProperty(target, key, { value, enumerable: false, configurable: true, writable: true });
-  } catch {
-    // A frozen error object cannot carry it; the error itself still surfaces unchanged.
-  }
 }
 
 function count(value: unknown, field: string): number {

@@ -1,7 +1,7 @@
-import { ToolwrightError } from "../../decorators/errors";
+import { ProviderError, UsageError } from "../errors";
 
 /** No run with this id is in Redis: it was never started, or it ended (or stayed paused) longer ago than its time to live. */
-export class RunNotFoundError extends ToolwrightError {
+export class RunNotFoundError extends UsageError {
   readonly runId: string;
 
   constructor(runId: string, message: string) {
@@ -14,7 +14,7 @@ export class RunNotFoundError extends ToolwrightError {
  * The run is not in a state that allows the request: resuming a run that is not paused (another
  * replica's resume of the same pause won, or it was cancelled), or starting a run whose id is taken.
  */
-export class RunStateError extends ToolwrightError {
+export class RunStateError extends UsageError {
   readonly runId: string;
   /** The run's status when the request was refused. */
   readonly status: string;
@@ -32,7 +32,7 @@ export class RunStateError extends ToolwrightError {
  * What the call asked for may still happen if Redis answers later: `start` with your own `runId`, then
  * `result` or `requeue` it, to find out.
  */
-export class RunWaitError extends ToolwrightError {
+export class RunWaitError extends ProviderError {
   /** The call that gave up: `RunQueue.start`, `RunQueue.result`, … */
   readonly operation: string;
   /** The run it was about, when known. */

@@ -10,6 +10,7 @@ export { McpToolset } from "./mcpToolset";
 export type { McpToolOptions, McpToolsetOptions } from "./mcpToolset";
 export type { McpHttpServer, McpServerSpec, McpStdioServer } from "./mcpConnection";
 export { McpToolError } from "./mcpResult";
+export { McpServerError } from "./mcpServerError";
 export { serveMcp } from "./serveMcp";
 export { McpToolServer } from "./mcpToolServer";
 export type { McpListenOptions, McpSessionContext, ServeMcpOptions } from "./serveMcp";

@@ -1,4 +1,5 @@
 import { errorText } from "./mcpConnection";
+import { McpServerError } from "./mcpServerError";
 
 /** What went wrong in one call, for `mcpCallError`. */
 export interface McpCallFailure {
@@ -24,19 +25,20 @@ const unreachable = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNR
 export function mcpCallError(failure: McpCallFailure): unknown {
   const { error, signal, server, tool } = failure;
   if (signal.aborted || (error as Error)?.name === "McpToolError") return error;
+  const failed = (message: string) => new McpServerError({ subject: `MCP server '${server}'`, message, cause: error });
   if (failure.totalTimedOut) {
-    return new Error(`MCP server '${server}' did not finish the call to '${tool}' within ${failure.maxTotalTimeoutMs} ms (maxTotalTimeoutMs), progress notwithstanding; the server was told to cancel it.`, { cause: error });
+    return failed(`MCP server '${server}' did not finish the call to '${tool}' within ${failure.maxTotalTimeoutMs} ms (maxTotalTimeoutMs), progress notwithstanding; the server was told to cancel it.`);
   }
   if (isUnreachable(error)) {
-    return new Error(`MCP server '${server}' could not be reached for the call to '${tool}' (${errorText(innermost(error))}); the call did not run. Check that the server is up; the next call tries again.`, { cause: error });
+    return failed(`MCP server '${server}' could not be reached for the call to '${tool}' (${errorText(innermost(error))}); the call did not run. Check that the server is up; the next call tries again.`);
   }
   const code = (error as { code?: unknown })?.code;
-  if (code === -32001) return new Error(`MCP server '${server}' did not answer the call to '${tool}' within ${failure.timeoutMs} ms (timeoutMs); the server was told to cancel it.`, { cause: error });
+  if (code === -32001) return failed(`MCP server '${server}' did not answer the call to '${tool}' within ${failure.timeoutMs} ms (timeoutMs); the server was told to cancel it.`);
   if (code === -32000) {
-    return new Error(`MCP server '${server}' closed the connection during the call to '${tool}'; the call may or may not have run. The next call reconnects.`, { cause: error });
+    return failed(`MCP server '${server}' closed the connection during the call to '${tool}'; the call may or may not have run. The next call reconnects.`);
   }
   const message = (error as Error)?.message ?? String(error);
-  return new Error(`MCP server '${server}' refused the call to '${tool}': ${message}`, { cause: error });
+  return failed(`MCP server '${server}' refused the call to '${tool}': ${message}`);
 }
 
 /** Whether an error (or one of its causes) says the server could not be reached at all. */

@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { LoggingMessageNotification, Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
 import { ConfigurationError } from "../errors";
+import { McpServerError } from "./mcpServerError";
 import { describeKind } from "../util/describeValue";
 import { mcpSdk } from "./mcpSdk";
 
@@ -87,7 +88,7 @@ export class McpConnection {
 
   /** The connected client: the current one, or a new connection when there is none. */
   async client(): Promise<Client> {
-    if (this.#closed) throw new Error(`${this.#subject} is closed; connect a new McpToolset.`);
+    if (this.#closed) throw new McpServerError({ subject: this.#subject, message: `${this.#subject} is closed; connect a new McpToolset.` });
     if (this.#client) return this.#client;
     this.#connecting ??= this.#connect().finally(() => (this.#connecting = undefined));
     return this.#connecting;
@@ -161,7 +162,7 @@ export class McpConnection {
     }
     if (this.#closed) {
       await client.close();
-      throw new Error(`${this.#subject} is closed; connect a new McpToolset.`);
+      throw new McpServerError({ subject: this.#subject, message: `${this.#subject} is closed; connect a new McpToolset.` });
     }
     this.serverName = client.getServerVersion()?.name;
     this.#lost = undefined;
@@ -203,10 +204,11 @@ export class McpConnection {
         this.#httpTransport = "sse";
         return client;
       } catch (sseError) {
-        throw new Error(
-          `${this.#subject} could not connect to ${url.href}: Streamable HTTP failed (${errorText((streamableError as Error).cause)}), then HTTP+SSE failed (${errorText((sseError as Error).cause)}). Check the URL and that the server is up.`,
-          { cause: sseError },
-        );
+        throw new McpServerError({
+          subject: this.#subject,
+          message: `${this.#subject} could not connect to ${url.href}: Streamable HTTP failed (${errorText((streamableError as Error).cause)}), then HTTP+SSE failed (${errorText((sseError as Error).cause)}). Check the URL and that the server is up.`,
+          cause: sseError,
+        });
       }
     }
   }
@@ -226,7 +228,7 @@ export class McpConnection {
       await client.connect(makeTransport());
     } catch (error) {
       await client.close().catch(() => undefined);
-      throw new Error(`${this.#subject} could not connect to the server: ${errorText(error)}`, { cause: error });
+      throw new McpServerError({ subject: this.#subject, message: `${this.#subject} could not connect to the server: ${errorText(error)}`, cause: error });
     }
     return client;
   }

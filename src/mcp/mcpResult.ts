@@ -1,12 +1,11 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ProviderError } from "../errors";
 import { describeKind } from "../util/describeValue";
 import { nestingDepthExceeds } from "../util/jsonShape";
 import { binaryPart, describeBinary, type McpBinaryPart, withoutBinary } from "./mcpBinary";
 
 /** A tool result the MCP server marked `isError`: the tool ran and failed; its text goes to the model as an error result. */
-export class McpToolError extends Error {
-  override readonly name = "McpToolError";
-}
+export class McpToolError extends ProviderError {}
 
 /**
  * An MCP tool's result as toolwright reads it: what the model gets (`output`), and the binary parts

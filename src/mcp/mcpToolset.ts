@@ -17,6 +17,7 @@ import { limits } from "../util/limits";
 import { readAnnotations, readTitle, setMcpToolDetails } from "./mcpToolDetails";
 import { modelToolName } from "./mcpToolNames";
 import { checkOptions, type McpToolOptions, type McpToolsetOptions } from "./mcpToolsetOptions";
+import { McpServerError } from "./mcpServerError";
 
 export type { McpToolOptions, McpToolsetOptions } from "./mcpToolsetOptions";
 
@@ -115,7 +116,7 @@ export class McpToolset extends Toolset {
         try {
           listed = await this.#connection.use((client) => listAllTools(client));
         } catch (error) {
-          throw new Error(`${this.#subject} could not read the server's tools: ${errorText(error)}`, { cause: error });
+          throw new McpServerError({ subject: this.#subject, message: `${this.#subject} could not read the server's tools: ${errorText(error)}`, cause: error });
         }
         const tools = this.#build(listed, false);
         this.replaceTools(tools);

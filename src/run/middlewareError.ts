@@ -1,8 +1,8 @@
-import { ToolwrightError } from "../errors";
+import { CallbackError } from "../errors";
 import type { HookPoint } from "./middleware";
 
 /** A middleware's hook threw, or returned something that is not an action of its hook point. */
-export class MiddlewareError extends ToolwrightError {
+export class MiddlewareError extends CallbackError {
   /** The middleware's `name`. */
   readonly middleware: string;
   readonly hook: HookPoint;

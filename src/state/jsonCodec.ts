@@ -1,5 +1,5 @@
 import { ChatMessage } from "../chat/chatMessage";
-import { formatPath } from "../util/formatPath";
+import { JsonFormError } from "../errors";
 import { describeKind } from "../util/describeValue";
 import { setOwn } from "../util/ownProperty";
 import { type ZodSchema, zodDef } from "./zodIntrospection";
@@ -10,7 +10,7 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 
 /**
  * Converts a state value to plain JSON: `Date` → ISO string, anything with `toJSON()` (such as
- * `ChatMessage`) → its JSON. Throws a `TypeError` naming the path of a value with no JSON form,
+ * `ChatMessage`) → its JSON. Throws a `JsonFormError` naming the path of a value with no JSON form,
  * followed by `fix` (what the caller's user should do about it).
  */
 export function toJsonValue(value: unknown, path: PropertyKey[] = [], fix = "", seen: Set<object> = new Set()): JsonValue {
@@ -37,8 +37,8 @@ export function toJsonValue(value: unknown, path: PropertyKey[] = [], fix = "", 
   throw noJsonForm(path, fix, describeKind(value));
 }
 
-function noJsonForm(path: PropertyKey[], fix: string, what: string): TypeError {
-  return new TypeError(`${formatPath(path)} holds ${what}, which has no JSON form${fix ? `; ${fix}` : ""}.`);
+function noJsonForm(path: PropertyKey[], fix: string, what: string): JsonFormError {
+  return new JsonFormError({ path, value: what, fix });
 }
 
 /**

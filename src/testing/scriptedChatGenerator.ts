@@ -64,7 +64,8 @@ export class ScriptedChatGenerator implements ChatGenerator {
     this.requests.push(snapshot);
     const entry = this.#script[call - 1];
     if (entry === undefined) {
-      throw new Error(
+      throw new ConfigurationError(
+        "ScriptedChatGenerator",
         `ScriptedChatGenerator received call ${call}, but its script has ${this.#script.length} ${this.#script.length === 1 ? "entry" : "entries"}; add an entry for every model call the run makes.`,
       );
     }

@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../errors";
 import { toJsonValue } from "../state/jsonCodec";
 import { describeKind } from "../util/describeValue";
 import type { OutputsToString } from "./toolOutputs";
@@ -14,7 +15,7 @@ export function toolResultText(result: unknown, config: OutputsToString | undefi
   }
   if (config?.handler) value = config.handler(value);
   if (config?.rawResult) {
-    if (typeof value !== "string") throw new TypeError(`outputsToString.rawResult needs a string, got ${describeKind(value)}; drop rawResult to send JSON`);
+    if (typeof value !== "string") throw new ConfigurationError("outputsToString.rawResult", `outputsToString.rawResult needs a string, got ${describeKind(value)}; drop rawResult to send JSON`);
     return value;
   }
   if (typeof value === "string") return value;

@@ -3,6 +3,7 @@ import {
   ChatMessage,
   chatMessageSchema,
   ConfigurationError,
+  JsonFormError,
   mergeLists,
   replaceValues,
   State,
@@ -673,30 +674,30 @@ describe("State", () => {
       expect(state.get("tickets")).toEqual([t1]);
     });
 
-    it("throws a TypeError naming the key of a Map", () => {
+    it("throws a JsonFormError naming the key of a Map", () => {
       const state = new State({ index: { type: z.map(z.string(), z.number()) } }, { index: new Map([["a", 1]]) });
       const error = thrownBy(() => state.toJSON());
-      expect(error).toBeInstanceOf(TypeError);
+      expect(error).toBeInstanceOf(JsonFormError);
       expect((error as Error).message).toBe(
         "index holds a Map, which has no JSON form; keep only JSON-representable values in State to serialize it.",
       );
     });
 
-    it("throws a TypeError naming the path of a nested Set", () => {
+    it("throws a JsonFormError naming the path of a nested Set", () => {
       const state = new State({ report: { type: z.object({ tags: z.set(z.string()) }) } }, { report: { tags: new Set(["a"]) } });
       expectThrow(
         () => state.toJSON(),
-        TypeError,
+        JsonFormError,
         "report.tags holds a Set, which has no JSON form; keep only JSON-representable values in State to serialize it.",
       );
     });
 
-    it("throws a TypeError naming the path of a circular reference", () => {
+    it("throws a JsonFormError naming the path of a circular reference", () => {
       const circular: { items: unknown[] } = { items: [] };
       circular.items.push(circular);
       const state = new State({ payload: { type: z.unknown() } }, { payload: circular });
       const error = thrownBy(() => state.toJSON());
-      expect(error).toBeInstanceOf(TypeError);
+      expect(error).toBeInstanceOf(JsonFormError);
       expect((error as Error).message).toBe(
         "payload.items[0] holds a circular reference, which has no JSON form; keep only JSON-representable values in State to serialize it.",
       );
@@ -708,11 +709,11 @@ describe("State", () => {
       expect(state.toJSON()).toEqual({ payload: { a: { n: 1 }, b: { n: 1 } } });
     });
 
-    it("throws a TypeError for a number with no JSON form", () => {
+    it("throws a JsonFormError for a number with no JSON form", () => {
       const state = new State({ payload: { type: z.unknown() } }, { payload: { ratio: Number.NaN } });
       expectThrow(
         () => state.toJSON(),
-        TypeError,
+        JsonFormError,
         "payload.ratio holds the number NaN, which has no JSON form; keep only JSON-representable values in State to serialize it.",
       );
     });

@@ -1,13 +1,14 @@
+import { ConfigurationError, JsonFormError } from "toolwright";
 import { toolResultText } from "../../src/tools/toolResultText";
 
-function thrownMessage(run: () => unknown): string {
+function thrownMessage(run: () => unknown, type: new (...args: never[]) => Error = JsonFormError): string {
   try {
     run();
   } catch (error) {
-    expect(error).toBeInstanceOf(TypeError);
+    expect(error).toBeInstanceOf(type);
     return (error as Error).message;
   }
-  throw new Error("expected a TypeError, but nothing was thrown");
+  throw new Error(`expected a ${type.name}, but nothing was thrown`);
 }
 
 describe("toolResultText", () => {
@@ -69,10 +70,10 @@ describe("toolResultText", () => {
     });
 
     it("throws when rawResult gets something that is not a string", () => {
-      expect(thrownMessage(() => toolResultText({ count: 5 }, { source: "count", rawResult: true }))).toBe(
+      expect(thrownMessage(() => toolResultText({ count: 5 }, { source: "count", rawResult: true }), ConfigurationError)).toBe(
         "outputsToString.rawResult needs a string, got number 5; drop rawResult to send JSON",
       );
-      expect(thrownMessage(() => toolResultText({ count: 5 }, { rawResult: true }))).toBe("outputsToString.rawResult needs a string, got an object; drop rawResult to send JSON");
+      expect(thrownMessage(() => toolResultText({ count: 5 }, { rawResult: true }), ConfigurationError)).toBe("outputsToString.rawResult needs a string, got an object; drop rawResult to send JSON");
     });
   });
 

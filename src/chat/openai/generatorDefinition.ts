@@ -2,7 +2,6 @@ import { ConfigurationError, DefinitionError } from "../../errors";
 import { chatDefinitionOptions, responsesDefinitionOptions } from "./definitionOptions";
 import { OpenAIChatGenerator, type OpenAIChatGeneratorOptions } from "./openaiChatGenerator";
 import { OpenAIResponsesChatGenerator, type OpenAIResponsesChatGeneratorOptions } from "./openaiResponsesChatGenerator";
-import { optionPathOf } from "./optionError";
 import { readDefinitionOptions } from "./readDefinitionOptions";
 
 type Path = readonly (string | number)[];
@@ -38,7 +37,7 @@ function build<T>(path: Path, construct: () => T): T {
     return construct();
   } catch (error) {
     if (!(error instanceof ConfigurationError)) throw error;
-    const option = optionPathOf(error) ?? [];
+    const option = error.optionPath ?? [];
     const at = option[0] === "apiKeyEnv" ? ["apiKey", "env"] : option;
     throw new DefinitionError([...path, ...at], error.message, { cause: error });
   }

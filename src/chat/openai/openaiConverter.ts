@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type OpenAI from "openai";
+import { ConfigurationError } from "../../errors";
 import type { ResponseFormat, ToolSpec, TokenUsage } from "../chatGenerator";
 import { ChatMessage, type ToolCall } from "../chatMessage";
 import { parseToolArguments } from "../toolArguments";
@@ -46,10 +47,10 @@ function toOpenAIToolCall(call: ToolCall, messageIndex: number, callIndex: numbe
   return { id: requireCallId(call, `messages[${messageIndex}].toolCalls[${callIndex}] is a call`, "Chat Completions API"), type: "function", function: { name: call.toolName, arguments: args } };
 }
 
-/** The call's id, which `api` needs to pair the call with its result; a call without one is a TypeError. */
+/** The call's id, which `api` needs to pair the call with its result; a call without one is a ConfigurationError. */
 export function requireCallId(call: ToolCall, subject: string, api: string): string {
   if (call.id) return call.id;
-  throw new TypeError(`${subject} to '${call.toolName}' without an id; the ${api} pairs tool results with calls by id, so give every ToolCall an id.`);
+  throw new ConfigurationError("ChatMessage", `${subject} to '${call.toolName}' without an id; the ${api} pairs tool results with calls by id, so give every ToolCall an id.`);
 }
 
 // Moved to src/chat so that other generators share it; re-exported for existing imports.

@@ -1,4 +1,4 @@
-import { ChatMessage, type ToolCall, type ToolSpec } from "toolwright";
+import { ChatMessage, ConfigurationError, type ToolCall, type ToolSpec } from "toolwright";
 import { assistantReply, parseToolArguments, toOpenAIMessages, toOpenAITools, toUsage } from "../../../src/chat/openai/openaiConverter";
 import { thrownBy } from "./openaiTestKit";
 
@@ -66,23 +66,23 @@ describe("toOpenAIMessages", () => {
     ]);
   });
 
-  it("throws a TypeError naming the message and call for a tool call without an id", () => {
+  it("throws a ConfigurationError naming the message and call for a tool call without an id", () => {
     const message = ChatMessage.fromAssistant(undefined, { toolCalls: [weatherCall, { toolName: "get_time", arguments: {} }] });
 
     const error = thrownBy(() => toOpenAIMessages([ChatMessage.fromUser("Hi"), message]));
 
-    expect(error).toBeInstanceOf(TypeError);
+    expect(error).toBeInstanceOf(ConfigurationError);
     expect(error.message).toBe(
       "messages[1].toolCalls[1] is a call to 'get_time' without an id; the Chat Completions API pairs tool results with calls by id, so give every ToolCall an id.",
     );
   });
 
-  it("throws a TypeError naming the message for a tool result whose call has no id", () => {
+  it("throws a ConfigurationError naming the message for a tool result whose call has no id", () => {
     const message = ChatMessage.fromTool("Sunny", { toolName: "get_weather", arguments: {} });
 
     const error = thrownBy(() => toOpenAIMessages([ChatMessage.fromUser("Hi"), message]));
 
-    expect(error).toBeInstanceOf(TypeError);
+    expect(error).toBeInstanceOf(ConfigurationError);
     expect(error.message).toBe(
       "messages[1] is the result of a call to 'get_weather' without an id; the Chat Completions API pairs tool results with calls by id, so give every ToolCall an id.",
     );
