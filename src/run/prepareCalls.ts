@@ -7,6 +7,8 @@ import { isThenable } from "../util/isThenable";
 import { truncateForEcho } from "../util/truncate";
 import type { RunStop } from "./middleware";
 import { stopRun } from "./modelStep";
+import { MiddlewareError } from "./middlewareError";
+import { attachSnapshot } from "../agent/snapshot";
 import { snapshotAt } from "./runSnapshot";
 import { type LoopOutcome, noPending, type RunContext } from "./runContext";
 import type { ToolStepCalls } from "./runContext";
@@ -38,7 +40,14 @@ export async function prepareCalls(run: RunContext): Promise<PreparedCalls | Loo
   // A step continued after a sub-run paused it was decided before it first ran; without features
   // before the calls there is nothing to ask: no await on the common path.
   if (step.nested || run.features.beforeTool.length === 0) return { ...prepared, decisions: step.decisions };
-  const decided = await decideCalls(run, calls, keys, step.decisions);
+  let decided: Awaited<ReturnType<typeof decideCalls>>;
+  try {
+    decided = await decideCalls(run, calls, keys, step.decisions);
+  } catch (error) {
+    // No call of the step has run: a middleware's failure can be retried from here.
+    if (error instanceof MiddlewareError) attachSnapshot(error, () => snapshotAt(run));
+    throw error;
+  }
   if (decided.stop) return stopRun(run, decided.stop, { replies: step.replies, decisions: decided.decisions, pending: noPending });
   if (decided.pending.length > 0) {
     const toolStep = { replies: step.replies, decisions: decided.decisions, pending: decided.pending };
