@@ -1,14 +1,17 @@
-import { CallLimits, type CallLimitsOptions } from "../chat/callLimits";
+import type { AbortScope } from "../util/abortScope";
 import type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse } from "../chat/chatGenerator";
+import { checkMilliseconds, checkRetries } from "../chat/generatorOptionChecks";
+import { closeModelCallScope, type ModelCallLimits, openModelCallScope } from "../chat/modelCallScope";
+import { type RetryPolicy, retryModelCall } from "../chat/retryModelCall";
 import { ConfigurationError } from "../errors";
 import { describeKind } from "../util/describeValue";
 import { type ModelCall, providerFault, toChatGeneratorError } from "./toChatGeneratorError";
-import { checkMilliseconds, checkModel, checkRetries, checkToolsStrict, readGenerationKwargs } from "./aiSdkOptions";
+import { checkModel, checkToolsStrict, readGenerationKwargs } from "./aiSdkOptions";
 import { collectAiSdkStream } from "./collectAiSdkStream";
 import { fromGenerateResult } from "./fromGenerateResult";
 import type { AISdkCallOptions, AISdkGenerationKwargs, AISdkLanguageModel } from "./languageModel";
 import { genAiProviderName } from "./providerName";
-import { type RetryOptions, retryModelCall } from "./retryModelCall";
+import { isRetryable, retryAfterMsOf } from "./retryPolicy";
 import { responseFormatProviderOptions, toAiSdkPrompt, toAiSdkResponseFormat, toAiSdkTools } from "./toAiSdkPrompt";
 
 /** Options of `new AISdkChatGenerator(...)`. */
@@ -61,8 +64,8 @@ export class AISdkChatGenerator implements ChatGenerator {
   readonly languageModel: AISdkLanguageModel;
   readonly #generationKwargs: AISdkGenerationKwargs;
   readonly #toolsStrict: boolean;
-  readonly #retry: RetryOptions;
-  readonly #limits: CallLimitsOptions;
+  readonly #retry: RetryPolicy;
+  readonly #limits: ModelCallLimits;
   readonly #call: ModelCall;
 
   constructor(options: AISdkChatGeneratorOptions) {
@@ -75,10 +78,16 @@ export class AISdkChatGenerator implements ChatGenerator {
     this.#call = { modelId: this.model, providerId: this.languageModel.provider };
     this.#generationKwargs = readGenerationKwargs(options.generationKwargs, this.languageModel, "generationKwargs");
     this.#toolsStrict = checkToolsStrict(options.toolsStrict);
-    this.#retry = { maxRetries: checkRetries(options.maxRetries), maxRetryDelayMs: checkMilliseconds(options.maxRetryDelayMs, "maxRetryDelayMs", 60_000, true) };
+    const owner = { subject: "AISdkChatGenerator" };
+    this.#retry = {
+      maxRetries: checkRetries(options.maxRetries, owner),
+      maxRetryDelayMs: checkMilliseconds(options.maxRetryDelayMs, { ...owner, name: "maxRetryDelayMs", example: 60_000, allowZero: true }),
+      isRetryable,
+      retryAfterMs: retryAfterMsOf,
+    };
     this.#limits = {
-      deadlineMs: checkMilliseconds(options.deadlineMs, "deadlineMs", 600_000),
-      streamIdleTimeoutMs: checkMilliseconds(options.streamIdleTimeoutMs, "streamIdleTimeoutMs", 300_000),
+      deadlineMs: checkMilliseconds(options.deadlineMs, { ...owner, name: "deadlineMs", example: 600_000 }),
+      streamIdleTimeoutMs: checkMilliseconds(options.streamIdleTimeoutMs, { ...owner, name: "streamIdleTimeoutMs", example: 300_000 }),
     };
   }
 
@@ -86,20 +95,20 @@ export class AISdkChatGenerator implements ChatGenerator {
     const callOptions = this.#callOptions(request);
     const call = this.#call;
     const model = this.languageModel;
-    const limits = new CallLimits((detail) => providerFault(call, detail), request.signal, this.#limits);
+    const scope = openModelCallScope(request.signal, this.#limits, (detail) => providerFault(call, detail));
     let completed = false;
     try {
       const callback = request.streamingCallback;
       const response = callback
-        ? await collectAiSdkStream(await this.#send((abortSignal) => model.doStream({ ...callOptions, abortSignal }), limits), callback, limits, call)
-        : fromGenerateResult(await this.#send((abortSignal) => model.doGenerate({ ...callOptions, abortSignal }), limits), call);
+        ? await collectAiSdkStream(await this.#send((abortSignal) => model.doStream({ ...callOptions, abortSignal }), scope), callback, scope, call)
+        : fromGenerateResult(await this.#send((abortSignal) => model.doGenerate({ ...callOptions, abortSignal }), scope), call);
       // The result was read to its end (a stream to its last part): no request is left in flight.
       completed = true;
       return response;
     } catch (error) {
-      throw limits.errorFor(error);
+      throw scope.aborted ? scope.reason : error;
     } finally {
-      limits.settle(completed);
+      closeModelCallScope(scope, completed);
     }
   }
 
@@ -115,11 +124,11 @@ export class AISdkChatGenerator implements ChatGenerator {
     };
   }
 
-  async #send(send: (abortSignal: AbortSignal) => PromiseLike<unknown>, limits: CallLimits): Promise<unknown> {
+  async #send(send: (abortSignal: AbortSignal) => PromiseLike<unknown>, scope: AbortScope): Promise<unknown> {
     try {
-      return await retryModelCall(send, limits, this.#retry);
+      return await retryModelCall(send, scope, this.#retry);
     } catch (error) {
-      throw limits.aborted ? error : toChatGeneratorError(error, this.#call, "thrown");
+      throw scope.aborted ? error : toChatGeneratorError(error, this.#call, "thrown");
     }
   }
 }

@@ -29,24 +29,6 @@ export function checkModel(model: unknown): AISdkLanguageModel {
   return model as AISdkLanguageModel;
 }
 
-// setTimeout fires at once (with a warning) for longer delays.
-const longestTimerMs = 2_147_483_647;
-
-/** Checks an option in milliseconds (`allowZero` for a wait), returning `example` when it is not given. */
-export function checkMilliseconds(value: unknown, name: string, example: number, allowZero = false): number {
-  if (value === undefined) return example;
-  if (typeof value === "number" && (allowZero ? value >= 0 : value > 0) && value <= longestTimerMs) return value;
-  const range = allowZero ? `from 0 to ${longestTimerMs}` : `greater than 0 and at most ${longestTimerMs}`;
-  throw new ConfigurationError(subject, `AISdkChatGenerator needs ${name} to be a number of milliseconds ${range}, e.g. ${name}: ${example}, got ${describeKind(value)}.`);
-}
-
-/** Checks `maxRetries`, returning 2 when it is not given. */
-export function checkRetries(value: unknown): number {
-  if (value === undefined) return 2;
-  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
-  throw new ConfigurationError(subject, `AISdkChatGenerator needs maxRetries to be a whole number from 0 up, e.g. maxRetries: 2, got ${describeKind(value)}.`);
-}
-
 /** Checks `toolsStrict`, returning true when it is not given. */
 export function checkToolsStrict(value: unknown): boolean {
   if (value === undefined || typeof value === "boolean") return value ?? true;

@@ -1,8 +1,8 @@
-import type { CallLimits } from "../chat/callLimits";
+import type { AbortScope } from "../util/abortScope";
 import type { ChatGeneratorResponse, TokenUsage } from "../chat/chatGenerator";
 import type { ReasoningContent } from "../chat/chatMessage";
-import type { StreamingCallback, StreamingChunk } from "../chat/streaming";
-import { isThenable } from "../util/isThenable";
+import type { StreamingCallback } from "../chat/streaming";
+import { streamEmitter } from "../chat/streamEmitter";
 import { isRecord } from "./isRecord";
 import { ReplySize } from "./replySize";
 import { type ModelCall, providerFault, toChatGeneratorError } from "./toChatGeneratorError";
@@ -49,20 +49,16 @@ interface ToolCallState {
  * Consumes the stream of a `doStream` call: forwards text, reasoning and tool-input deltas to the
  * callback as they arrive (a tool call's `index` is its position among the response's calls), and
  * returns the reply a `doGenerate` call would, after a `finish` chunk. Every wait (for a part, for
- * the callback) ends as soon as `limits` aborts. Rejects with a ChatGeneratorError when the stream
+ * the callback) ends as soon as `scope` aborts. Rejects with a ChatGeneratorError when the stream
  * fails, sends an `error` part or a part whose text or tool name is not a string, or ends without
  * a `finish` part. Tool calls the provider ran itself, sources and files are left out.
  */
-export async function collectAiSdkStream(result: unknown, callback: StreamingCallback, limits: CallLimits, call: ModelCall): Promise<ChatGeneratorResponse> {
+export async function collectAiSdkStream(result: unknown, callback: StreamingCallback, scope: AbortScope, call: ModelCall): Promise<ChatGeneratorResponse> {
   const stream = isRecord(result) ? result.stream : undefined;
   if (typeof stream !== "object" || stream === null || typeof (stream as ReadableStream).getReader !== "function") {
     throw providerFault(call, "doStream returned no ReadableStream, so there is no reply to use.");
   }
-  const emit = async (chunk: StreamingChunk): Promise<void> => {
-    limits.throwIfAborted();
-    const pending = callback(chunk);
-    if (isThenable(pending)) await limits.wait(pending);
-  };
+  const emit = streamEmitter(callback, scope);
   const size = new ReplySize(call);
   let text = "";
   const reasoning: ReasoningState[] = [];
@@ -96,8 +92,8 @@ export async function collectAiSdkStream(result: unknown, callback: StreamingCal
   let done = false;
   try {
     for (let partNumber = 1; ; partNumber++) {
-      const next = await limits.waitForChunk(read(reader)).catch((error: unknown) => {
-        throw limits.aborted ? error : toChatGeneratorError(error, call, "thrown");
+      const next = await scope.raceIdle(read(reader)).catch((error: unknown) => {
+        throw scope.aborted ? error : toChatGeneratorError(error, call, "thrown");
       });
       if (!isRecord(next)) throw providerFault(call, `reading stream part ${partNumber} gave no { done, value } result.`);
       if (next.done === true) {

@@ -1,6 +1,6 @@
 import type { ResponseFormat, ToolSpec } from "../chat/chatGenerator";
 import type { ChatMessage, ReasoningContent, ToolCall } from "../chat/chatMessage";
-import { strictFormOf, toStrictSchema } from "../chat/openai/strictSchema";
+import { strictFormOf, toStrictSchema } from "../chat/toStrictSchema";
 import { ConfigurationError } from "../errors";
 import { isPlainObject } from "../util/isPlainObject";
 import { truncateForEcho } from "../util/truncate";

@@ -33,23 +33,11 @@ export function isApiCallError(error: unknown): error is ApiCallErrorShape {
   return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[apiCallErrorMarker] === true;
 }
 
-/** Whether the provider's failure may pass on a retry: an `APICallError` that says it is retryable (connection errors, 408, 409, 429, 5xx). */
-export function isRetryable(error: unknown): boolean {
-  return isApiCallError(error) && error.isRetryable === true;
-}
-
-/** The provider's response headers of a failed call, when it has any. */
-export function responseHeadersOf(error: unknown): Readonly<Record<string, unknown>> | undefined {
-  if (!isApiCallError(error)) return undefined;
-  const headers = error.responseHeaders;
-  return typeof headers === "object" && headers !== null ? (headers as Record<string, unknown>) : undefined;
-}
-
 /**
  * Turns any failure of a model call (what `doGenerate` or `doStream` threw or a broken stream
  * rejected with: `thrown`; the payload of an `error` stream part: `errorPart`) into a ChatGeneratorError that names the model and what went wrong, keeping the
  * original as `cause`. A ChatGeneratorError is returned as it is. Aborts through the caller's
- * signal are not handled here: the call's limits explain those.
+ * signal are not handled here: the call's abort scope explains those.
  */
 export function toChatGeneratorError(error: unknown, call: ModelCall, source: "thrown" | "errorPart"): ChatGeneratorError {
   if (error instanceof ChatGeneratorError) return error;

@@ -5,7 +5,7 @@ import type { JsonSchema } from "../tools/jsonSchema";
 import { Tool, type ToolContext, type ToolProgress, toolInternals } from "../tools/tool";
 import { type ToolLeftOut, Toolset } from "../tools/toolset";
 import { UnsupportedPatternError } from "../tools/linearPattern";
-import { linkedAbort } from "../util/abort";
+import { AbortScope } from "../util/abortScope";
 import { Semaphore } from "../util/semaphore";
 import { isUnreachable, mcpCallError } from "./mcpCallError";
 import { McpConfirmationPolicy } from "./mcpConfirmationPolicy";
@@ -232,7 +232,7 @@ export class McpToolset extends Toolset {
     // A signal of the call's own: the SDK adds an abort listener to the signal of each request and
     // never removes it, so the run's signal would collect one per call (and announce a cancel of
     // every finished call when the run is aborted). Its timer is the call's limit in all.
-    const call = linkedAbort(signal, maxTotalTimeoutMs, () => ((totalTimedOut = true), new Error("maxTotalTimeoutMs")));
+    const call = new AbortScope(signal, { timeoutMs: maxTotalTimeoutMs, onTimeout: () => ((totalTimedOut = true), new Error("maxTotalTimeoutMs")) });
     try {
       if (permit) release = await untilAborted(permit, call.signal);
       // Connecting (again, after a drop) fails with its own message, unless the server is not there.

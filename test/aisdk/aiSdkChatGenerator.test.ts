@@ -504,5 +504,25 @@ describe("AISdkChatGenerator", () => {
         "AISdkChatGenerator needs a model of the LanguageModel specification v3 (AI SDK 6 provider packages) or v4 (AI SDK 7), got specificationVersion string \"v2\"; upgrade the provider package, e.g. npm i @ai-sdk/anthropic@3.",
       );
     });
+
+    it("refuses retry and time-limit options out of range, as a ConfigurationError naming the option", () => {
+      const refusal = (options: Record<string, unknown>) => {
+        try {
+          new AISdkChatGenerator({ model: scriptedModel([]), ...options });
+        } catch (error) {
+          return [(error as Error).name, (error as Error).message];
+        }
+        return undefined;
+      };
+
+      expect(refusal({ maxRetries: -1 })).toEqual(["ConfigurationError", "AISdkChatGenerator needs maxRetries to be a whole number from 0 up, e.g. maxRetries: 2, got number -1."]);
+      expect(refusal({ maxRetryDelayMs: -5 })).toEqual(["ConfigurationError", "AISdkChatGenerator needs maxRetryDelayMs to be a number of milliseconds from 0 to 2147483647, e.g. maxRetryDelayMs: 60000, got number -5."]);
+      expect(refusal({ deadlineMs: 0 })).toEqual(["ConfigurationError", "AISdkChatGenerator needs deadlineMs to be a number of milliseconds greater than 0 and at most 2147483647, e.g. deadlineMs: 600000, got number 0."]);
+      expect(refusal({ streamIdleTimeoutMs: "5s" })).toEqual([
+        "ConfigurationError",
+        'AISdkChatGenerator needs streamIdleTimeoutMs to be a number of milliseconds greater than 0 and at most 2147483647, e.g. streamIdleTimeoutMs: 300000, got string "5s".',
+      ]);
+      expect(refusal({ maxRetries: 0, maxRetryDelayMs: 0, deadlineMs: 2_147_483_647, streamIdleTimeoutMs: 1 })).toBeUndefined();
+    });
   });
 });

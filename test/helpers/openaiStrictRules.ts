@@ -1,7 +1,7 @@
 /**
  * An independent reading of OpenAI's strict-mode rules (/work/shared/reference/openai-strict.md:
  * Structured Outputs' "supported schemas" and the API's error messages). It shares no code with
- * toolwright's converter (src/chat/openai/strictSchema.ts) or its compatibility check, so that a
+ * toolwright's converter (src/chat/toStrictSchema.ts) or its compatibility check, so that a
  * mistake in either is caught here instead of being agreed with.
  */
 

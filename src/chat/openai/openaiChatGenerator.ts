@@ -74,11 +74,11 @@ export class OpenAIChatGenerator implements ChatGenerator {
       ...(request.responseFormat && { response_format: toResponseFormat(request.responseFormat) }),
     };
     const completions = this.client.chat.completions;
-    return connection.call(request.signal, async ({ send, limits, provider }) => {
+    return connection.call(request.signal, async ({ send, scope, provider }) => {
       if (request.streamingCallback) {
         const streamingBody = { stream_options: { include_usage: true }, ...body, stream: true } as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
         const stream = await send((options) => completions.create(streamingBody, options));
-        return collectStream(stream, request.streamingCallback, limits, provider);
+        return collectStream(stream, request.streamingCallback, scope, provider);
       }
       const plainBody = { ...body, stream: false } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
       return fromCompletion(await send<unknown>((options) => completions.create(plainBody, options)), this.model);

@@ -1,9 +1,12 @@
 import OpenAI from "openai";
 import { describeKind } from "../../util/describeValue";
+import type { AbortScope } from "../../util/abortScope";
+import { checkMilliseconds, checkRetries, type OptionOwner } from "../generatorOptionChecks";
+import { closeModelCallScope, type ModelCallLimits, openModelCallScope } from "../modelCallScope";
+import { type RetryPolicy, retryModelCall } from "../retryModelCall";
 import { optionError } from "./optionError";
-import { CallLimits, type CallLimitsOptions } from "./callLimits";
-import { type RetryOptions, sendWithRetries } from "./retryPolicy";
-import { type ProviderCall, toChatGeneratorError } from "./toChatGeneratorError";
+import { isRetryable, retryAfterMsOf } from "./retryPolicy";
+import { type ProviderCall, providerFault, toChatGeneratorError } from "./toChatGeneratorError";
 
 /** The options both OpenAI generators take: the model, the connection, retries and time limits. */
 export interface OpenAIConnectionOptions {
@@ -70,9 +73,9 @@ export interface AttemptOptions {
   readonly headers: Record<string, string>;
 }
 
-/** One model call in progress: its limits, and `send` for its requests. */
+/** One model call in progress: its abort scope, and `send` for its requests. */
 export interface OpenAICall {
-  readonly limits: CallLimits;
+  readonly scope: AbortScope;
   readonly provider: ProviderCall;
   /**
    * Sends a request made by `create` with toolwright's retry policy (the SDK's retries are off:
@@ -92,23 +95,29 @@ export class OpenAIConnection {
   readonly toolsStrict: boolean;
   /** The options the generator was built with (a shallow copy, with generationKwargs as copied above), for `toJSON()`. */
   readonly given: Readonly<Record<string, unknown>>;
-  readonly #retry: RetryOptions;
-  readonly #limits: CallLimitsOptions;
+  readonly #retry: RetryPolicy;
+  readonly #limits: ModelCallLimits;
 
   /** `subject` is the generator's class name and `exampleModel` a model it suits, for the messages of a bad option. */
   constructor(subject: string, options: OpenAIConnectionOptions, exampleModel: string) {
     if (typeof options !== "object" || options === null || typeof options.model !== "string" || options.model === "") {
       throw optionError(subject, ["model"], `${subject} needs a model name, e.g. new ${subject}({ model: "${exampleModel}" }), got ${describeKind(options?.model)}.`);
     }
-    checkMilliseconds(subject, options, "timeout", 600_000);
+    const owner: OptionOwner = { subject, optionError: (name, message) => optionError(subject, [name], message) };
+    checkMilliseconds(options.timeout, { ...owner, name: "timeout", example: 600_000 });
     this.model = options.model;
     this.generationKwargs = { ...(options.generationKwargs ?? {}) };
     this.toolsStrict = options.toolsStrict ?? true;
     this.#retry = {
-      maxRetries: checkRetries(subject, options.maxRetries ?? options.client?.maxRetries ?? 2),
-      maxRetryDelayMs: checkMilliseconds(subject, options, "maxRetryDelayMs", 60_000, true),
+      maxRetries: checkRetries(options.maxRetries ?? options.client?.maxRetries ?? 2, owner),
+      maxRetryDelayMs: checkMilliseconds(options.maxRetryDelayMs, { ...owner, name: "maxRetryDelayMs", example: 60_000, allowZero: true }),
+      isRetryable,
+      retryAfterMs: retryAfterMsOf,
     };
-    this.#limits = { deadlineMs: checkMilliseconds(subject, options, "deadlineMs", 600_000), streamIdleTimeoutMs: checkMilliseconds(subject, options, "streamIdleTimeoutMs", 300_000) };
+    this.#limits = {
+      deadlineMs: checkMilliseconds(options.deadlineMs, { ...owner, name: "deadlineMs", example: 600_000 }),
+      streamIdleTimeoutMs: checkMilliseconds(options.streamIdleTimeoutMs, { ...owner, name: "streamIdleTimeoutMs", example: 300_000 }),
+    };
     this.client = options.client ?? createClient(subject, options);
     this.given = Object.freeze({ ...options, ...(options.generationKwargs !== undefined && { generationKwargs: this.generationKwargs }) });
   }
@@ -120,21 +129,22 @@ export class OpenAIConnection {
    */
   async call<T>(signal: AbortSignal | undefined, work: (call: OpenAICall) => Promise<T>): Promise<T> {
     const provider: ProviderCall = { model: this.model, timeoutMs: this.client.timeout };
-    const limits = new CallLimits(this.model, signal, this.#limits);
+    const model = this.model;
+    const scope = openModelCallScope(signal, this.#limits, (detail) => providerFault(model, detail));
     const retry = this.#retry;
     const send = async <R>(create: (options: AttemptOptions) => PromiseLike<R>): Promise<R> => {
       try {
-        return await sendWithRetries((attemptSignal, attempt) => create({ signal: attemptSignal, maxRetries: 0, headers: { "x-stainless-retry-count": String(attempt) } }), limits, retry);
+        return await retryModelCall((attemptSignal, attempt) => create({ signal: attemptSignal, maxRetries: 0, headers: { "x-stainless-retry-count": String(attempt) } }), scope, retry);
       } catch (error) {
         throw toChatGeneratorError(error, provider, "body");
       }
     };
     try {
-      return await work({ limits, provider, send });
+      return await work({ scope, provider, send });
     } catch (error) {
-      throw limits.errorFor(error);
+      throw scope.aborted ? scope.reason : error;
     } finally {
-      limits.settle();
+      closeModelCallScope(scope);
     }
   }
 }
@@ -178,20 +188,4 @@ function readApiKeyEnv(subject: string, options: OpenAIConnectionOptions): strin
     throw optionError(subject, ["apiKeyEnv"], `${subject} reads its API key from the environment variable ${name}, which is not set; set ${name}, or name the variable that holds the key.`);
   }
   return value;
-}
-
-// setTimeout fires at once (with a warning) for longer delays.
-const longestTimerMs = 2_147_483_647;
-
-function checkMilliseconds(subject: string, options: OpenAIConnectionOptions, name: "timeout" | "maxRetryDelayMs" | "deadlineMs" | "streamIdleTimeoutMs", example: number, allowZero = false): number {
-  const value: unknown = options[name];
-  if (value === undefined) return example;
-  if (typeof value === "number" && (allowZero ? value >= 0 : value > 0) && value <= longestTimerMs) return value;
-  const range = allowZero ? `from 0 to ${longestTimerMs}` : `greater than 0 and at most ${longestTimerMs}`;
-  throw optionError(subject, [name], `${subject} needs ${name} to be a number of milliseconds ${range}, e.g. ${name}: ${example}, got ${describeKind(value)}.`);
-}
-
-function checkRetries(subject: string, value: unknown): number {
-  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
-  throw optionError(subject, ["maxRetries"], `${subject} needs maxRetries to be a whole number from 0 up, e.g. maxRetries: 2, got ${describeKind(value)}.`);
 }

@@ -5,7 +5,7 @@ import type { ResponseFormat, ToolSpec, TokenUsage } from "../chatGenerator";
 import { ChatMessage, type ToolCall } from "../chatMessage";
 import { parseToolArguments } from "../toolArguments";
 import type { ProviderUsage } from "./completionSchemas";
-import { strictFormOf, toStrictSchema } from "./strictSchema";
+import { strictFormOf, toStrictSchema } from "../toStrictSchema";
 
 type MessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ToolParam = OpenAI.Chat.Completions.ChatCompletionTool;

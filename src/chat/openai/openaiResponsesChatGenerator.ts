@@ -111,11 +111,11 @@ export class OpenAIResponsesChatGenerator implements ChatGenerator {
     // Through `client.post`, as `client.responses.create` sends it, without the SDK's `output_text`
     // helper, which throws a TypeError on a body that is not a response.
     const post = <T>(stream: boolean, options: AttemptOptions) => this.client.post<T>("/responses", { body: { ...body, stream }, ...options, stream });
-    return connection.call(request.signal, async ({ send, limits, provider }) => {
+    return connection.call(request.signal, async ({ send, scope, provider }) => {
       try {
         if (request.streamingCallback) {
           const stream = await send((options) => post<AsyncIterable<unknown>>(true, options));
-          return await collectResponsesStream(stream, request.streamingCallback, limits, provider);
+          return await collectResponsesStream(stream, request.streamingCallback, scope, provider);
         }
         return fromResponse(await send((options) => post<unknown>(false, options)), this.model);
       } catch (error) {

@@ -1,10 +1,11 @@
 import type { ChatGeneratorResponse } from "../chatGenerator";
 import type { StreamingCallback } from "../streaming";
-import type { CallLimits } from "./callLimits";
+import type { AbortScope } from "../../util/abortScope";
 import { chunkSchema, type ProviderUsage } from "./completionSchemas";
 import { assistantReply, toUsage } from "./openaiConverter";
 import { readProviderValue } from "./readProviderValue";
-import { readStream, streamEmitter } from "./readStream";
+import { streamEmitter } from "../streamEmitter";
+import { readStream } from "./readStream";
 import { type ProviderCall, providerFault } from "./toChatGeneratorError";
 
 interface ChoiceState {
@@ -18,17 +19,17 @@ interface ChoiceState {
  * Consumes a Chat Completions stream: forwards text and tool-call deltas to the callback as they
  * arrive, assembles tool calls by `index`, and returns the same replies a non-streaming call
  * would, after a `finish` chunk. Every wait (for a chunk, for the callback) ends as soon as
- * `limits` aborts. Rejects with a ChatGeneratorError when the stream fails, sends a chunk that is
+ * `scope` aborts. Rejects with a ChatGeneratorError when the stream fails, sends a chunk that is
  * not a chat completion chunk, carries no choice, or ends before every choice has a `finish_reason`.
  */
-export async function collectStream(stream: AsyncIterable<unknown>, callback: StreamingCallback, limits: CallLimits, call: ProviderCall): Promise<ChatGeneratorResponse> {
+export async function collectStream(stream: AsyncIterable<unknown>, callback: StreamingCallback, scope: AbortScope, call: ProviderCall): Promise<ChatGeneratorResponse> {
   const { model } = call;
-  const emit = streamEmitter(callback, limits);
+  const emit = streamEmitter(callback, scope);
   const choices = new Map<number, ChoiceState>();
   let responseModel: string | undefined;
   let usage: ProviderUsage = undefined;
   let eventNumber = 0;
-  for await (const event of readStream(stream, limits, call)) {
+  for await (const event of readStream(stream, scope, call)) {
     const chunk = readProviderValue(chunkSchema, event, model, `stream chunk ${++eventNumber}`, "Chat Completions");
     responseModel ??= chunk.model ?? undefined;
     if (chunk.usage) usage = chunk.usage;

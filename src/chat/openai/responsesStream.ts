@@ -1,9 +1,10 @@
 import type { ChatGeneratorResponse } from "../chatGenerator";
 import type { StreamingCallback } from "../streaming";
-import type { CallLimits } from "./callLimits";
+import type { AbortScope } from "../../util/abortScope";
 import { replyOf, responseFailure } from "./fromResponse";
 import { readProviderValue } from "./readProviderValue";
-import { readStream, streamEmitter } from "./readStream";
+import { streamEmitter } from "../streamEmitter";
+import { readStream } from "./readStream";
 import {
   argumentsDeltaEventSchema,
   deltaEventSchema,
@@ -24,18 +25,18 @@ import { type ProviderCall, providerFault } from "./toChatGeneratorError";
  * calls), and returns, after a `finish` chunk, the reply a non-streaming call would: built from
  * the final response of `response.completed` (or `response.incomplete`), whose output, when a
  * server leaves it empty, is the items of the `response.output_item.done` events. Every wait (for
- * an event, for the callback) ends as soon as `limits` aborts. Rejects with a ChatGeneratorError
+ * an event, for the callback) ends as soon as `scope` aborts. Rejects with a ChatGeneratorError
  * on `response.failed`, on an `error` event, on an event of the wrong shape, and when the stream
  * ends before the response is complete.
  */
-export async function collectResponsesStream(stream: AsyncIterable<unknown>, callback: StreamingCallback, limits: CallLimits, call: ProviderCall): Promise<ChatGeneratorResponse> {
+export async function collectResponsesStream(stream: AsyncIterable<unknown>, callback: StreamingCallback, scope: AbortScope, call: ProviderCall): Promise<ChatGeneratorResponse> {
   const { model } = call;
-  const emit = streamEmitter(callback, limits);
+  const emit = streamEmitter(callback, scope);
   const calls = new StreamedCalls();
   const doneItems = new Map<number, unknown>();
   let final: { response: unknown; event: string } | undefined;
   let eventNumber = 0;
-  events: for await (const value of readStream(stream, limits, call)) {
+  events: for await (const value of readStream(stream, scope, call)) {
     const what = `stream event ${++eventNumber}`;
     const read = <T extends Parameters<typeof readProviderValue>[0]>(schema: T) => readProviderValue(schema, value, model, what, "Responses API");
     switch (read(eventSchema).type) {

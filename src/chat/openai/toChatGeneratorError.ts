@@ -18,7 +18,7 @@ export function providerFault(model: string, detail: string, cause?: unknown): C
 /**
  * Turns any failure of the request and its JSON body (`reading: "body"`) or of its stream into a
  * ChatGeneratorError that names the model and what went wrong, keeping the original as `cause`.
- * A ChatGeneratorError is returned as it is. Aborts are not handled here: the call's limits explain those.
+ * A ChatGeneratorError is returned as it is. Aborts are not handled here: the call's abort scope explains those.
  */
 export function toChatGeneratorError(error: unknown, call: ProviderCall, reading: "body" | "stream"): ChatGeneratorError {
   const { model } = call;

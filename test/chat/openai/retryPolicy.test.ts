@@ -2,11 +2,17 @@ import { createHook } from "node:async_hooks";
 import OpenAI from "openai";
 import { AbortError, ChatGeneratorError } from "toolwright";
 import { OpenAIChatGenerator } from "toolwright/openai";
-import { isRetryable, retryDelayMs } from "../../../src/chat/openai/retryPolicy";
+import { isRetryable, retryAfterMsOf } from "../../../src/chat/openai/retryPolicy";
+import { retryDelayMs } from "../../../src/chat/retryModelCall";
 import { errorReply, jsonReply } from "../../helpers/mockOpenAIServer";
 import { delay, generatorOn, rejectionOf, request, useMockServer } from "./openaiTestKit";
 
 const server = useMockServer();
+
+/** The wait before retry number `retry` after an SDK error, as the OpenAI generators compute it. */
+function delayAfter(error: unknown, retry: number, maxRetryDelayMs: number): number {
+  return retryDelayMs(retryAfterMsOf(error), retry, maxRetryDelayMs);
+}
 
 function statusError(status: number, headers: Record<string, string> = {}): InstanceType<typeof OpenAI.APIError> {
   return OpenAI.APIError.generate(status, { error: { message: "Try again later." } }, undefined, new Headers(headers));
@@ -128,31 +134,31 @@ describe("isRetryable", () => {
   });
 });
 
-describe("retryDelayMs", () => {
+describe("retryAfterMsOf and retryDelayMs", () => {
   it("takes retry-after-ms first, then retry-after in seconds", () => {
-    expect(retryDelayMs(statusError(429, { "retry-after-ms": "250", "retry-after": "9" }), 0, 60_000)).toBe(250);
-    expect(retryDelayMs(statusError(429, { "retry-after": "2" }), 0, 60_000)).toBe(2000);
-    expect(retryDelayMs(statusError(429, { "retry-after-ms": "0" }), 0, 60_000)).toBe(0);
+    expect(delayAfter(statusError(429, { "retry-after-ms": "250", "retry-after": "9" }), 0, 60_000)).toBe(250);
+    expect(delayAfter(statusError(429, { "retry-after": "2" }), 0, 60_000)).toBe(2000);
+    expect(delayAfter(statusError(429, { "retry-after-ms": "0" }), 0, 60_000)).toBe(0);
   });
 
   it("takes retry-after as an HTTP date, and 0 for a date in the past", () => {
     const inTenSeconds = new Date(Date.now() + 10_000).toUTCString();
 
-    const delayMs = retryDelayMs(statusError(429, { "retry-after": inTenSeconds }), 0, 60_000);
+    const delayMs = delayAfter(statusError(429, { "retry-after": inTenSeconds }), 0, 60_000);
 
     expect(delayMs).toBeGreaterThan(8_000);
     expect(delayMs).toBeLessThanOrEqual(10_000);
-    expect(retryDelayMs(statusError(429, { "retry-after": "Thu, 01 Jan 1970 00:00:00 GMT" }), 0, 60_000)).toBe(0);
+    expect(delayAfter(statusError(429, { "retry-after": "Thu, 01 Jan 1970 00:00:00 GMT" }), 0, 60_000)).toBe(0);
   });
 
   it("caps every wait at maxRetryDelayMs", () => {
-    expect(retryDelayMs(statusError(429, { "retry-after": "3600" }), 0, 60_000)).toBe(60_000);
-    expect(retryDelayMs(statusError(429, { "retry-after-ms": "1e999" }), 0, 60_000)).toBe(60_000);
-    expect(retryDelayMs(new OpenAI.APIConnectionError({ message: "Connection error." }), 5, 100)).toBe(100);
+    expect(delayAfter(statusError(429, { "retry-after": "3600" }), 0, 60_000)).toBe(60_000);
+    expect(delayAfter(statusError(429, { "retry-after-ms": "1e999" }), 0, 60_000)).toBe(60_000);
+    expect(delayAfter(new OpenAI.APIConnectionError({ message: "Connection error." }), 5, 100)).toBe(100);
   });
 
   it("backs off from 0.5 s to 8 s with up to 25 % jitter without a usable header", () => {
-    const backoff = (retry: number) => retryDelayMs(statusError(500, { "retry-after": "soon" }), retry, 60_000);
+    const backoff = (retry: number) => delayAfter(statusError(500, { "retry-after": "soon" }), retry, 60_000);
 
     for (const [retry, max] of [[0, 500], [1, 1000], [2, 2000], [6, 8000]] as const) {
       expect(backoff(retry)).toBeGreaterThanOrEqual(max * 0.75);

@@ -1,4 +1,4 @@
-import { allowsNull, type JsonSchema } from "../../tools/jsonSchema";
+import { allowsNull, type JsonSchema } from "../tools/jsonSchema";
 
 // Keywords strict mode accepts; everything else is dropped from the strict form (local validation
 // still enforces what is dropped, such as minLength or default).
