@@ -8,8 +8,7 @@ import { type NormalizedStateKey, normalizeStateSchema, type StateInitialValues,
 import { resolveTools, type ToolSource } from "../tools/resolveTools";
 import type { Tool } from "../tools/tool";
 import { Toolset } from "../tools/toolset";
-import { linkedAbort } from "../util/abort";
-import { RunAbort } from "../util/runAbort";
+import { AbortScope } from "../util/abortScope";
 import { describeKind } from "../util/describeValue";
 import { setOwn } from "../util/ownProperty";
 import { type AgentOptions, type AgentResult, type AgentRunInput, type AgentRunOptions, runOptionKeys, type SystemPromptFunction, type SystemPromptRun } from "./agentTypes";
@@ -203,7 +202,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     const output = input.outputSchema === undefined ? this.#output : finalOutput(input.outputSchema, "Agent.run");
     const runId = options.runId === undefined ? randomRunId() : () => options.runId!;
     // One controller per run, linked to the caller's signal until the run ends.
-    const abort = new RunAbort(input.signal);
+    const abort = new AbortScope(input.signal);
     let prepared: { state: State; start: LoopStart };
     try {
       prepared = options.snapshot !== undefined ? this.#resume(input, tools, abort.signal) : { state: (await this.#initialState(input, runId)) as unknown as State, start: freshStart };
@@ -299,7 +298,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
   stream<R extends OutputSchema | undefined = O>(input: AgentRunInput<S, R>): AsyncIterable<AgentStreamEvent<AgentResult<S, E, R>>> {
     const outer = (input as AgentRunOptions | undefined)?.signal;
     // Linked to the caller's signal only while the run lasts: one shared signal serves any number of streams.
-    const link = linkedAbort(outer ?? new AbortController().signal);
+    const link = new AbortScope(outer ?? new AbortController().signal);
     const queue = new EventQueue<AgentStreamEvent<AgentResult<S, E, R>>>(() => link.abort(new AbortError("The agent stream was closed by its consumer.")));
     const forward = (input as AgentRunOptions | undefined)?.streamingCallback ?? this.#streamingCallback;
     this.run({

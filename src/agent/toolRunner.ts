@@ -8,7 +8,7 @@ import type { Tool } from "../tools/tool";
 import { describeKind } from "../util/describeValue";
 import { nestingDepthExceeds } from "../util/jsonShape";
 import { limits } from "../util/limits";
-import { RunAbort } from "../util/runAbort";
+import { AbortScope } from "../util/abortScope";
 import { Semaphore } from "../util/semaphore";
 import { checkOption } from "./optionSpec";
 import { toolRunnerOptions } from "./toolRunnerOptions";
@@ -116,7 +116,7 @@ export class ToolRunner<S extends StateSchema = {}> {
       if (!lock) this.#stateLocks.set(state, (lock = new Semaphore(1)));
     }
     const release = await lock?.acquire();
-    const abort = new RunAbort(options.signal);
+    const abort = new AbortScope(options.signal);
     try {
       const [outcome] = await invokeTools(
         [{ id, toolName: call.name, arguments: callArguments(call.arguments) }],

@@ -7,7 +7,7 @@ import type { RunObserver } from "../observe/runObserver";
 import type { UsageTally } from "../observe/runUsage";
 import type { State } from "../state/state";
 import type { Tool } from "../tools/tool";
-import type { RunAbort } from "../util/runAbort";
+import type { AbortScope } from "../util/abortScope";
 import type { AgentSnapshot, RunPosition } from "../agent/snapshot";
 import type { FinalOutput } from "../agent/finalOutput";
 import type { MaybePromise, RunStop } from "./middleware";
@@ -44,7 +44,7 @@ export interface RunContext {
   readonly generationKwargs: Readonly<Record<string, unknown>> | undefined;
   readonly streamingCallback: StreamingCallback | undefined;
   /** The run's abort plumbing: model calls, hooks and tool calls race it. */
-  readonly abort: RunAbort;
+  readonly abort: AbortScope;
   /** Signs a snapshot when the Agent has a snapshotKey; returns it as it is otherwise. */
   readonly sealSnapshot: (snapshot: AgentSnapshot) => AgentSnapshot;
   /** The run's id, for idempotency keys: given, or made on first use. */

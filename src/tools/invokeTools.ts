@@ -4,8 +4,7 @@ import type { ConfirmationDecision } from "../hitl/confirmationTypes";
 import { ConfigurationError } from "../errors";
 import { mergeToolOutputs } from "../state/mergeToolOutputs";
 import type { State } from "../state/state";
-import { linkedAbort } from "../util/abort";
-import type { RunAbort } from "../util/runAbort";
+import { AbortScope } from "../util/abortScope";
 import { setOwn } from "../util/ownProperty";
 import { Semaphore } from "../util/semaphore";
 import { isThenable } from "../util/isThenable";
@@ -29,7 +28,7 @@ export interface InvokeToolsOptions {
   readonly tools: ReadonlyMap<string, Tool>;
   readonly state: State;
   /** The run's abort plumbing: its signal aborting rejects with an AbortError; a step that throws aborts it to stop its other calls. */
-  readonly abort: RunAbort;
+  readonly abort: AbortScope;
   /**
    * Removes the injected state values (labelled by state key) from an error's text before the model
    * sees it: `redactValues` from util/redact, given by every caller (the Agent, ToolRunner), so that
@@ -293,7 +292,7 @@ async function execute({ tool, call, modelArgs, options, step, index, observed }
   }
   // Only a call with its own time limit gets a controller (and a timer) of its own.
   let timedOut = false;
-  const callAbort = timeoutMs === undefined ? undefined : linkedAbort(abort.signal, timeoutMs, () => ((timedOut = true), new Error("tool call timed out")));
+  const callAbort = timeoutMs === undefined ? undefined : new AbortScope(abort.signal, { timeoutMs, onTimeout: () => ((timedOut = true), new Error("tool call timed out")) });
   const observation = observed && (observed[index] = options.observer!.toolStart(step.step, call, tool.name, modelArgs));
   const context = new CallContext(tool, state, callAbort?.signal ?? abort, call, step, index, options.streamingCallback);
   try {
@@ -335,7 +334,7 @@ function subRunStarter(subRun: SubRunTool, args: Record<string, unknown>, contex
 
 
 // Waits for a tool's promise, or rejects as soon as the run aborts or (with a time limit) the call times out.
-function raceCall(returned: PromiseLike<unknown>, abort: RunAbort, callSignal: AbortSignal | undefined): Promise<unknown> {
+function raceCall(returned: PromiseLike<unknown>, abort: AbortScope, callSignal: AbortSignal | undefined): Promise<unknown> {
   const pending = Promise.resolve(returned);
   if (!callSignal) return abort.race(pending, () => abort.reason as Error);
   return new Promise((resolve, reject) => {
@@ -352,7 +351,7 @@ class CallContext implements ToolContext {
     private readonly tool: Tool,
     private readonly runState: State,
     // The call's own signal (with a time limit), else the run's, read only if the tool asks for it.
-    private readonly signalSource: AbortSignal | RunAbort,
+    private readonly signalSource: AbortSignal | AbortScope,
     readonly toolCall: ToolCall,
     private readonly step: StepIdentity,
     private readonly index: number,

@@ -16,7 +16,7 @@ import {
 } from "toolwright";
 import { z } from "zod";
 import { type InvokeToolsOptions, invokeTools } from "../../src/tools/invokeTools";
-import { RunAbort } from "../../src/util/runAbort";
+import { AbortScope } from "../../src/util/abortScope";
 
 const stateSchema = {
   customer_id: { type: z.string() },
@@ -91,7 +91,7 @@ function options(tools: Tool[], overrides: Partial<InvokeToolsOptions> = {}): In
   return {
     tools: new Map(tools.map((t) => [t.name, t])),
     state: makeState(),
-    abort: new RunAbort(),
+    abort: new AbortScope(),
     redact: redactValues,
     concurrency: 4,
     raiseOnFailure: false,
@@ -752,7 +752,7 @@ describe("invokeTools", () => {
         return never();
       });
 
-      const running = invokeTools([call("hang")], options([hang], { abort: new RunAbort(controller.signal) }));
+      const running = invokeTools([call("hang")], options([hang], { abort: new AbortScope(controller.signal) }));
       await started.promise;
       controller.abort();
       const error = await rejection(running);
@@ -775,7 +775,7 @@ describe("invokeTools", () => {
       const readerFn = jest.fn(() => "read");
       const reader = makeTool("reader", readerFn, { parameters: { type: "object", properties: { id: { type: "string" } } }, inputsFromState: { customer_id: "id" } });
 
-      const running = invokeTools([call("writer"), call("reader")], options([writer, reader], { abort: new RunAbort(controller.signal) }));
+      const running = invokeTools([call("writer"), call("reader")], options([writer, reader], { abort: new AbortScope(controller.signal) }));
       await started.promise;
       controller.abort();
       const error = await rejection(running);
@@ -788,7 +788,7 @@ describe("invokeTools", () => {
       const controller = new AbortController();
       const slow = controlledTool("slow");
 
-      const running = invokeTools([0, 1, 2].map((n) => call("slow", { n }, `call_${n}`)), options([slow.tool], { abort: new RunAbort(controller.signal), concurrency: 1 }));
+      const running = invokeTools([0, 1, 2].map((n) => call("slow", { n }, `call_${n}`)), options([slow.tool], { abort: new AbortScope(controller.signal), concurrency: 1 }));
       await flush();
       controller.abort();
       const error = await rejection(running);
@@ -805,7 +805,7 @@ describe("invokeTools", () => {
         return never();
       });
 
-      const running = invokeTools([call("hang")], options([hang], { abort: new RunAbort(controller.signal) }));
+      const running = invokeTools([call("hang")], options([hang], { abort: new AbortScope(controller.signal) }));
       await started.promise;
       controller.abort("user left");
       const error = await rejection(running);
@@ -819,7 +819,7 @@ describe("invokeTools", () => {
       const fn = jest.fn(() => "ran");
       const tool = makeTool("t", fn);
 
-      const error = await rejection(invokeTools([call("t")], options([tool], { abort: new RunAbort(AbortSignal.abort()) })));
+      const error = await rejection(invokeTools([call("t")], options([tool], { abort: new AbortScope(AbortSignal.abort()) })));
 
       expect(error.name).toBe("AbortError");
       expect(fn).not.toHaveBeenCalled();
