@@ -8,7 +8,6 @@ import { describeKind } from "../util/describeValue";
 import { isThenable } from "../util/isThenable";
 import type { RunStop } from "./middleware";
 import type { RunContext } from "./runContext";
-import type { ModelRequestParts } from "./runContext";
 import { snapshotAt } from "./runSnapshot";
 
 /** What the model call of a step came to: replies to record (and perhaps a rejection or a stop to apply after), or a stop before the call. */
@@ -22,21 +21,38 @@ export type ModelAnswer =
  * carries a snapshot from before the call.
  */
 export async function callModel(run: RunContext): Promise<ModelAnswer> {
+  const { abort, observer, features } = run;
   const step = run.cursor.stepCount + 1;
-  let parts: ModelRequestParts = { messages: peekStateValue(run.state, "messages") as ChatMessage[], tools: run.toolSpecs };
+  let observed: ReturnType<NonNullable<RunContext["observer"]>["modelStart"]> | undefined;
   try {
-    for (const feature of run.features.beforeModel) {
-      let change = feature.beforeModel!(run, parts);
-      if (isThenable(change)) change = await run.abort.race(Promise.resolve(change), () => run.abort.abortError());
+    let messages = peekStateValue(run.state, "messages") as readonly ChatMessage[];
+    let tools = run.toolSpecs;
+    for (const feature of features.beforeModel) {
+      let change = feature.beforeModel!(run, { messages, tools });
+      if (isThenable(change)) change = await abort.race(Promise.resolve(change), () => abort.abortError());
       if (!change) continue;
       if ("stop" in change) return { stop: change.stop };
-      parts = { messages: change.messages ?? parts.messages, tools: change.tools ?? parts.tools };
+      messages = change.messages ?? messages;
+      tools = change.tools ?? tools;
     }
     run.cursor.resuming = false;
-    let replies: readonly ChatMessage[] = await modelReplies(run, parts, step);
-    for (const feature of run.features.afterModel) {
+    if (abort.aborted) throw abort.abortError();
+    // A frozen copy: a generator that pushes to or truncates it cannot change the run's history.
+    const request: { -readonly [K in keyof ChatGeneratorRequest]: ChatGeneratorRequest[K] } = { messages: Object.freeze(messages.slice()), tools, signal: abort.signal };
+    if (run.generationKwargs) request.generationKwargs = run.generationKwargs;
+    if (run.output) request.responseFormat = run.output.responseFormat;
+    if (run.streamingCallback) request.streamingCallback = run.streamingCallback;
+    observed = observer?.modelStart(step, request);
+    if (observed && request.streamingCallback) request.streamingCallback = observed.timeChunks(request.streamingCallback);
+    const response: ChatGeneratorResponse = await abort.race(observed ? observed.within(() => run.chatGenerator.run(request)) : run.chatGenerator.run(request), () => abort.abortError());
+    let replies: readonly ChatMessage[] = checkReplies(response?.replies, step);
+    const tokens = callTokens(response, replies as ChatMessage[]);
+    run.usage.addModelCall(tokens);
+    observed?.end(response, replies as ChatMessage[], tokens);
+    observed = undefined;
+    for (const feature of features.afterModel) {
       let verdict = feature.afterModel!(run, replies);
-      if (isThenable(verdict)) verdict = await run.abort.race(Promise.resolve(verdict), () => run.abort.abortError());
+      if (isThenable(verdict)) verdict = await abort.race(Promise.resolve(verdict), () => abort.abortError());
       if (!verdict) continue;
       if ("replies" in verdict) replies = verdict.replies;
       else if ("reject" in verdict) return { replies, reject: { text: verdict.reject, by: verdict.by } };
@@ -44,40 +60,11 @@ export async function callModel(run: RunContext): Promise<ModelAnswer> {
     }
     return { replies };
   } catch (error) {
+    // The observation ends as failed only for the call itself (not for a feature before or after it).
+    observed?.fail(error);
     attachSnapshot(error, () => snapshotAt(run));
     throw error;
   }
-}
-
-// The call itself: a frozen copy of the messages (a generator that pushes to or truncates it cannot
-// change the run's history), the tools, the run's options; counted in the run's usage and observed.
-async function modelReplies(run: RunContext, parts: ModelRequestParts, step: number): Promise<ChatMessage[]> {
-  const { abort, observer } = run;
-  if (abort.aborted) throw abort.abortError();
-  const request: { -readonly [K in keyof ChatGeneratorRequest]: ChatGeneratorRequest[K] } = {
-    messages: Object.freeze(parts.messages.slice()),
-    tools: parts.tools,
-    signal: abort.signal,
-  };
-  if (run.generationKwargs) request.generationKwargs = run.generationKwargs;
-  if (run.output) request.responseFormat = run.output.responseFormat;
-  if (run.streamingCallback) request.streamingCallback = run.streamingCallback;
-  const observed = observer?.modelStart(step, request);
-  if (observed && request.streamingCallback) request.streamingCallback = observed.timeChunks(request.streamingCallback);
-  let response: ChatGeneratorResponse;
-  let replies: ChatMessage[];
-  try {
-    const call = observed ? observed.within(() => run.chatGenerator.run(request)) : run.chatGenerator.run(request);
-    response = await abort.race(call, () => abort.abortError());
-    replies = checkReplies(response?.replies, step);
-  } catch (error) {
-    observed?.fail(error);
-    throw error;
-  }
-  const tokens = callTokens(response, replies);
-  run.usage.addModelCall(tokens);
-  observed?.end(response, replies, tokens);
-  return replies;
 }
 
 function checkReplies(replies: unknown, step: number): ChatMessage[] {

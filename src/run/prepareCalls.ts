@@ -25,21 +25,32 @@ export interface PreparedCalls extends ToolStepCalls {
  * the calls not decided yet. A call paused for a person ends the run with `confirmation_required`,
  * a stop with `stopped`; both carry a snapshot of the step.
  */
-export async function prepareCalls(run: RunContext): Promise<PreparedCalls | LoopOutcome> {
+export function prepareCalls(run: RunContext): PreparedCalls | LoopOutcome | Promise<PreparedCalls | LoopOutcome> {
   const step = run.cursor.toolStep!;
   const calls = stepCalls(peekStateValue(run.state, "messages") as ChatMessage[], step.replies);
   const keys = callKeys(calls);
   const names = new Set<string>();
   for (const call of calls) if (run.tools.has(call.toolName)) names.add(call.toolName);
-  const prepared = { calls, keys, names };
+  const { features } = run;
+  // Without features at this point nothing is awaited: the common path stays synchronous.
+  if (features.beforeTools.length === 0 && (step.nested || features.beforeTool.length === 0)) {
+    run.cursor.resuming = false;
+    return { calls, keys, names, decisions: step.decisions };
+  }
+  return decideStep(run, { calls, keys, names, decisions: step.decisions });
+}
+
+// The features before the step, then those before each call (a step continued after a sub-run
+// paused it was decided before it first ran).
+async function decideStep(run: RunContext, prepared: PreparedCalls): Promise<PreparedCalls | LoopOutcome> {
+  const step = run.cursor.toolStep!;
   for (const feature of run.features.beforeTools) {
     const done = feature.beforeTools!(run, prepared);
     if (isThenable(done)) await done;
   }
   run.cursor.resuming = false;
-  // A step continued after a sub-run paused it was decided before it first ran; without features
-  // before the calls there is nothing to ask: no await on the common path.
-  if (step.nested || run.features.beforeTool.length === 0) return { ...prepared, decisions: step.decisions };
+  if (step.nested || run.features.beforeTool.length === 0) return prepared;
+  const { calls, keys } = prepared;
   let decided: Awaited<ReturnType<typeof decideCalls>>;
   try {
     decided = await decideCalls(run, calls, keys, step.decisions);

@@ -1,15 +1,14 @@
 import type { ToolCall } from "../chat/chatMessage";
 import type { ConfirmationDecision, PendingConfirmation } from "../hitl/confirmationTypes";
 import { appendMessages } from "../state/state";
-import { type AfterCallChange, invokeTools, type InvokeToolsOptions, type NestedStep, type ToolCallOutcome } from "../tools/invokeTools";
+import { type AfterCallChange, type EndedCall, invokeTools, type InvokeToolsOptions, type NestedStep, type ToolCallOutcome } from "../tools/invokeTools";
 import type { SubRunPause } from "../tools/subRun";
 import { nestedCallKey } from "../compose/nestedCallKey";
 import { attachSnapshot, type RunPosition } from "../agent/snapshot";
 import { isThenable } from "../util/isThenable";
-import type { RunStop } from "./middleware";
 import { leaveToolStep, reachCheckpoint, stopRun } from "./modelStep";
 import type { PreparedCalls } from "./prepareCalls";
-import { type LoopOutcome, noPending, type RunContext } from "./runContext";
+import { type LoopOutcome, noPending, type RunContext, type RunExecutor } from "./runContext";
 import { snapshotAt, snapshotNow } from "./runSnapshot";
 
 /**
@@ -28,27 +27,12 @@ export async function runCalls(run: RunContext, prepared: PreparedCalls): Promis
     for (const name of prepared.names) cursor.toolVisits.set(name, (cursor.toolVisits.get(name) ?? 0) + 1);
     cursor.toolVisits.set("*", (cursor.toolVisits.get("*") ?? 0) + 1);
   }
-  const nested: NestedStep = {
-    depth: run.depth,
-    addTokens: (usage) => run.usage.addTokens(usage),
-    paused: new Map(),
-    ...((step.done || step.resumes) && continuedCalls(step, calls, keys)),
-  };
-  let stop: RunStop | undefined;
-  const options: InvokeToolsOptions = {
-    tools: run.tools,
-    state: run.state,
-    abort: run.abort,
-    redact: run.redact,
-    concurrency: run.toolConcurrency,
-    raiseOnFailure: run.raiseOnToolInvocationFailure,
-    timeoutMs: run.toolTimeoutMs,
-    streamingCallback: run.streamingCallback,
-    observer: run.observer,
-    nested,
-    ...(decisions.size > 0 && { decisions: byIndex(keys, decisions) }),
-    ...(run.features.afterTool.length > 0 && { afterCall: (ended) => afterCall(run, ended, (stopped) => (stop ??= stopped)) }),
-  };
+  const executor = (run.executor ??= executorFor(run));
+  executor.nested.paused.clear();
+  run.cursor.stopAfterStep = undefined;
+  const continued = step.done || step.resumes;
+  const nested: NestedStep = continued ? { ...executor.nested, ...continuedCalls(step, calls, keys) } : executor.nested;
+  const options: InvokeToolsOptions = decisions.size > 0 || continued ? { ...executor.options, nested, ...(decisions.size > 0 && { decisions: byIndex(keys, decisions) }) } : executor.options;
   let outcomes: ToolCallOutcome[];
   try {
     outcomes = await invokeTools(calls, options, { runId: run.runId, step: cursor.stepCount, keys });
@@ -62,17 +46,40 @@ export async function runCalls(run: RunContext, prepared: PreparedCalls): Promis
   run.usage.addToolCalls(outcomes.length, failed);
   appendMessages(run.state, outcomes.map((outcome) => outcome.message));
   leaveToolStep(run);
-  if (stop) return stopRun(run, stop);
+  const stop = run.cursor.stopAfterStep;
+  if (stop) {
+    run.cursor.stopAfterStep = undefined;
+    return stopRun(run, stop);
+  }
   if (run.exitConditions.size > 0) {
     const exit = outcomes.find((outcome) => !outcome.failed && run.exitConditions.has(outcome.toolCall.toolName));
     if (exit) return { exitReason: exit.toolCall.toolName, stepCount: cursor.stepCount };
   }
-  await reachCheckpoint(run);
+  if (run.features.checkpoint.length > 0) await reachCheckpoint(run);
   return undefined;
 }
 
+// The executor's options for the run's tool steps (one object for the run: a step adds decisions or a continuation only when it has them).
+function executorFor(run: RunContext): RunExecutor {
+  const nested: NestedStep = { depth: run.depth, addTokens: (usage) => run.usage.addTokens(usage), paused: new Map() };
+  const options: InvokeToolsOptions = {
+    tools: run.tools,
+    state: run.state,
+    abort: run.abort,
+    redact: run.redact,
+    concurrency: run.toolConcurrency,
+    raiseOnFailure: run.raiseOnToolInvocationFailure,
+    timeoutMs: run.toolTimeoutMs,
+    streamingCallback: run.streamingCallback,
+    observer: run.observer,
+    nested,
+    ...(run.features.afterTool.length > 0 && { afterCall: (ended: EndedCall) => afterCall(run, ended) }),
+  };
+  return { options, nested };
+}
+
 // The features after each call, in order; the first stop is kept for the end of the step.
-async function afterCall(run: RunContext, ended: Parameters<NonNullable<InvokeToolsOptions["afterCall"]>>[0], onStop: (stop: RunStop) => void): Promise<AfterCallChange | undefined> {
+async function afterCall(run: RunContext, ended: EndedCall): Promise<AfterCallChange | undefined> {
   let change: { result?: unknown; text?: string } | undefined;
   let call = ended;
   for (const feature of run.features.afterTool) {
@@ -80,7 +87,7 @@ async function afterCall(run: RunContext, ended: Parameters<NonNullable<InvokeTo
     if (isThenable(verdict)) verdict = await run.abort.race(Promise.resolve(verdict), () => run.abort.abortError());
     if (!verdict) continue;
     if ("stop" in verdict) {
-      onStop(verdict.stop);
+      run.cursor.stopAfterStep ??= verdict.stop;
       break;
     }
     change = { ...change, ...verdict };

@@ -7,6 +7,7 @@ import type { RunObserver } from "../observe/runObserver";
 import type { UsageTally } from "../observe/runUsage";
 import type { State } from "../state/state";
 import type { Tool } from "../tools/tool";
+import type { InvokeToolsOptions, NestedStep } from "../tools/invokeTools";
 import type { AbortScope } from "../util/abortScope";
 import type { AgentSnapshot, RunPosition } from "../agent/snapshot";
 import type { FinalOutput } from "../agent/finalOutput";
@@ -28,6 +29,14 @@ export interface RunCursor {
   resuming: boolean;
   /** Invalid final answers sent back in this run so far (a resumed run counts from zero). */
   corrections: number;
+  /** A stop asked for after a call of the current tool step: the run stops once the step's results are in. */
+  stopAfterStep?: RunStop;
+}
+
+/** The executor's options for every tool step of a run, and what its agent tools' calls share. */
+export interface RunExecutor {
+  readonly options: InvokeToolsOptions;
+  readonly nested: NestedStep;
 }
 
 /** Everything one run works with; built by `Agent.run`, private to that run. */
@@ -68,6 +77,8 @@ export interface RunContext {
   readonly features: RunFeatures;
   /** Where the run stands. */
   readonly cursor: RunCursor;
+  /** How this run's tool steps call the executor: made by the first tool step, reused by the rest. */
+  executor?: RunExecutor;
 }
 
 /** The features that act at each hook point, in the order they run (empty lists cost nothing). */

@@ -4,6 +4,7 @@ import { prepareCalls } from "./prepareCalls";
 import { runCalls } from "./runCalls";
 import type { LoopOutcome, RunContext } from "./runContext";
 import { checkTextExit } from "./textExit";
+import { isThenable } from "../util/isThenable";
 
 /**
  * The agent loop: steps until one ends the run, or the run has made `maxAgentSteps` model calls
@@ -30,15 +31,16 @@ export async function runStep(run: RunContext): Promise<LoopOutcome | undefined>
     recordReplies(run, replies);
     if (answer.reject) {
       answerRejection(run, replies, answer.reject);
-      await reachCheckpoint(run);
+      if (run.features.checkpoint.length > 0) await reachCheckpoint(run);
       return undefined;
     }
     if (!callsTools(replies)) return answer.stop ? stopRun(run, answer.stop) : checkTextExit(run, replies);
     enterToolStep(run, replies.length);
     if (answer.stop) return stopRun(run, answer.stop);
-    await reachCheckpoint(run);
+    if (run.features.checkpoint.length > 0) await reachCheckpoint(run);
   }
-  const prepared = await prepareCalls(run);
+  let prepared = prepareCalls(run);
+  if (isThenable(prepared)) prepared = await prepared;
   if ("exitReason" in prepared) return prepared;
   return runCalls(run, prepared);
 }

@@ -29,6 +29,6 @@ export async function checkTextExit(run: RunContext, replies: readonly ChatMessa
     attachSnapshot(error, () => snapshotAt(run));
     throw error;
   }
-  await reachCheckpoint(run);
+  if (run.features.checkpoint.length > 0) await reachCheckpoint(run);
   return undefined;
 }
