@@ -1,3 +1,4 @@
+import type { RunStop } from "../run/middleware";
 import type { ChatMessageJSON } from "../chat/chatMessage";
 import type { StreamingChunk } from "../chat/streaming";
 import type { PendingConfirmation } from "../hitl/confirmationTypes";
@@ -12,6 +13,12 @@ export interface RunResultJSON {
   readonly usage: RunUsage;
   /** The typed final answer, when the worker's Agent has an `outputSchema` (as JSON). */
   readonly output?: JsonValue;
+  /**
+   * With `exitReason: "stopped"`: which middleware stopped the run, where, and why. A queued run
+   * that a middleware stops is done; its snapshot is not kept (resuming a stopped run through the
+   * queue is not supported yet).
+   */
+  readonly stopped?: RunStop;
   /** Every message of the run (`ChatMessage.fromJSON` rebuilds one). */
   readonly messages: readonly ChatMessageJSON[];
   readonly lastMessage: ChatMessageJSON;

@@ -1,3 +1,4 @@
+import type { RunStop } from "../run/middleware";
 import type { Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Agent } from "../agent/agent";
@@ -232,7 +233,7 @@ function nextModelVisit(checkpoint: AgentSnapshot | undefined): number {
   return checkpoint.next === "tool" ? checkpoint.visits.chatGenerator : checkpoint.visits.chatGenerator + 1;
 }
 
-const resultKeys = new Set(["messages", "lastMessage", "exitReason", "stepCount", "usage", "output", "pendingConfirmations", "snapshot"]);
+const resultKeys = new Set(["messages", "lastMessage", "exitReason", "stepCount", "usage", "output", "pendingConfirmations", "stopped", "snapshot"]);
 
 function resultJSON(result: AgentResult<StateSchema>): RunResultJSON {
   const state: Record<string, unknown> = {};
@@ -242,6 +243,7 @@ function resultJSON(result: AgentResult<StateSchema>): RunResultJSON {
     stepCount: result.stepCount,
     usage: result.usage,
     ...(result.output !== undefined && { output: JSON.parse(JSON.stringify(result.output)) as JsonValue }),
+    ...(result.stopped !== undefined && { stopped: JSON.parse(JSON.stringify(result.stopped)) as RunStop }),
     messages: result.messages.map((m) => m.toJSON()),
     lastMessage: result.lastMessage.toJSON(),
     state: JSON.parse(JSON.stringify(state)) as RunResultJSON["state"],

@@ -1,6 +1,6 @@
 import { UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import { Agent, ChatMessage, ConfigurationError, DecisionError, DeferredConfirmationStrategy, Tool } from "toolwright";
+import { Agent, ChatMessage, ConfigurationError, DecisionError, DeferredConfirmationStrategy, type Middleware, Tool } from "toolwright";
 import { RunNotFoundError, RunQueue, RunStateError, RunWorker, type RunEvent, type RunEventEntry } from "toolwright/bullmq";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
 import { z } from "zod";
@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 let names = 0;
-function setup(options: { confirm?: boolean; slowMs?: number; failing?: boolean; pausedTtlMs?: number; typed?: boolean } = {}) {
+function setup(options: { confirm?: boolean; slowMs?: number; failing?: boolean; pausedTtlMs?: number; typed?: boolean; middleware?: Middleware[] } = {}) {
   const name = `q${++names}`;
   const connection = { host: redis.host, port: redis.port };
   const calls: string[] = [];
@@ -40,6 +40,7 @@ function setup(options: { confirm?: boolean; slowMs?: number; failing?: boolean;
     raiseOnToolInvocationFailure: options.failing ?? false,
     ...(options.typed && { outputSchema: z.object({ sums: z.array(z.number()) }) }),
     ...(options.confirm && { confirmationStrategies: { add: new DeferredConfirmationStrategy() } }),
+    ...(options.middleware && { middleware: options.middleware }),
   });
   const queue = new RunQueue({ connection, name, ...(options.pausedTtlMs && { pausedTtlMs: options.pausedTtlMs }) });
   const worker = new RunWorker({ agent, connection, name, ...(options.pausedTtlMs && { pausedTtlMs: options.pausedTtlMs }) });
@@ -92,6 +93,24 @@ describe("RunQueue and RunWorker on a real Redis", () => {
       if (outcome.status !== "done") throw new Error("not done");
       expect(outcome.result.output).toEqual({ sums: [3, 7] });
       expect(outcome.result.state).toEqual({});
+    } finally {
+      await close();
+    }
+  });
+
+  it("ends a run a middleware stops as done, with exitReason stopped and who stopped it beside the state, not in it", async () => {
+    const budget: Middleware = { name: "budget", beforeModel: ({ usage }) => (usage.modelCalls >= 2 ? { stop: { reason: "two model calls", details: { used: usage.modelCalls } } } : undefined) };
+    const { queue, calls, close } = setup({ middleware: [budget] });
+    try {
+      const runId = await queue.start({ messages: [ChatMessage.fromUser("sums?")] }, { runId: "run-stopped" });
+      await collect(queue, runId);
+      const outcome = await queue.result(runId);
+      if (outcome.status !== "done") throw new Error(`not done: ${outcome.status}`);
+      expect(outcome.result.exitReason).toBe("stopped");
+      expect(outcome.result.stopped).toEqual({ middleware: "budget", hook: "beforeModel", reason: "two model calls", details: { used: 2 } });
+      expect(outcome.result.stepCount).toBe(2);
+      expect(outcome.result.state).toEqual({});
+      expect(calls).toEqual(["run-stopped:1:c1", "run-stopped:2:c2"]);
     } finally {
       await close();
     }
