@@ -1,6 +1,6 @@
 import type { AbortScope } from "../util/abortScope";
 import type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse } from "../chat/chatGenerator";
-import { checkMilliseconds, checkRetries } from "../chat/generatorOptionChecks";
+import { readModelCallOptions } from "../chat/generatorOptionChecks";
 import { closeModelCallScope, type ModelCallLimits, openModelCallScope } from "../chat/modelCallScope";
 import { type RetryPolicy, retryModelCall } from "../chat/retryModelCall";
 import { ConfigurationError } from "../errors";
@@ -79,16 +79,7 @@ export class AISdkChatGenerator implements ChatGenerator {
     this.#generationKwargs = readGenerationKwargs(options.generationKwargs, this.languageModel, "generationKwargs");
     this.#toolsStrict = checkToolsStrict(options.toolsStrict);
     const owner = { subject: "AISdkChatGenerator" };
-    this.#retry = {
-      maxRetries: checkRetries(options.maxRetries, owner),
-      maxRetryDelayMs: checkMilliseconds(options.maxRetryDelayMs, { ...owner, name: "maxRetryDelayMs", example: 60_000, allowZero: true }),
-      isRetryable,
-      retryAfterMs: retryAfterMsOf,
-    };
-    this.#limits = {
-      deadlineMs: checkMilliseconds(options.deadlineMs, { ...owner, name: "deadlineMs", example: 600_000 }),
-      streamIdleTimeoutMs: checkMilliseconds(options.streamIdleTimeoutMs, { ...owner, name: "streamIdleTimeoutMs", example: 300_000 }),
-    };
+    ({ retry: this.#retry, limits: this.#limits } = readModelCallOptions(options, owner, { isRetryable, retryAfterMs: retryAfterMsOf }));
   }
 
   async run(request: ChatGeneratorRequest): Promise<ChatGeneratorResponse> {

@@ -1,5 +1,7 @@
 import { ConfigurationError } from "../errors";
 import { describeKind } from "../util/describeValue";
+import type { ModelCallLimits } from "./modelCallScope";
+import type { RetryPolicy } from "./retryModelCall";
 
 /** Whose option a check reads, and how it reports a bad value. */
 export interface OptionOwner {
@@ -37,4 +39,34 @@ export function checkRetries(value: unknown, owner: OptionOwner): number {
 
 function fail(owner: OptionOwner, name: string, message: string): ConfigurationError {
   return owner.optionError ? owner.optionError(name, message) : new ConfigurationError(owner.subject, message);
+}
+
+/** The options every generator's model call takes: retries, the longest wait before one, the deadline and the stream's idle limit. */
+export interface ModelCallOptions {
+  readonly maxRetries?: unknown;
+  readonly maxRetryDelayMs?: unknown;
+  readonly deadlineMs?: unknown;
+  readonly streamIdleTimeoutMs?: unknown;
+}
+
+/**
+ * Checks a generator's model-call options and returns its retry policy (with the provider's rules:
+ * which failures to retry, how long the response asks to wait) and its call limits.
+ */
+export function readModelCallOptions(
+  options: ModelCallOptions,
+  owner: OptionOwner,
+  rules: Pick<RetryPolicy, "isRetryable" | "retryAfterMs">,
+): { readonly retry: RetryPolicy; readonly limits: ModelCallLimits } {
+  return {
+    retry: {
+      maxRetries: checkRetries(options.maxRetries, owner),
+      maxRetryDelayMs: checkMilliseconds(options.maxRetryDelayMs, { ...owner, name: "maxRetryDelayMs", example: 60_000, allowZero: true }),
+      ...rules,
+    },
+    limits: {
+      deadlineMs: checkMilliseconds(options.deadlineMs, { ...owner, name: "deadlineMs", example: 600_000 }),
+      streamIdleTimeoutMs: checkMilliseconds(options.streamIdleTimeoutMs, { ...owner, name: "streamIdleTimeoutMs", example: 300_000 }),
+    },
+  };
 }

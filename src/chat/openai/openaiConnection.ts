@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import { describeKind } from "../../util/describeValue";
 import type { AbortScope } from "../../util/abortScope";
-import { checkMilliseconds, checkRetries, type OptionOwner } from "../generatorOptionChecks";
+import { checkMilliseconds, type OptionOwner, readModelCallOptions } from "../generatorOptionChecks";
 import { closeModelCallScope, type ModelCallLimits, openModelCallScope } from "../modelCallScope";
 import { type RetryPolicy, retryModelCall } from "../retryModelCall";
 import { optionError } from "./optionError";
@@ -108,16 +108,7 @@ export class OpenAIConnection {
     this.model = options.model;
     this.generationKwargs = { ...(options.generationKwargs ?? {}) };
     this.toolsStrict = options.toolsStrict ?? true;
-    this.#retry = {
-      maxRetries: checkRetries(options.maxRetries ?? options.client?.maxRetries ?? 2, owner),
-      maxRetryDelayMs: checkMilliseconds(options.maxRetryDelayMs, { ...owner, name: "maxRetryDelayMs", example: 60_000, allowZero: true }),
-      isRetryable,
-      retryAfterMs: retryAfterMsOf,
-    };
-    this.#limits = {
-      deadlineMs: checkMilliseconds(options.deadlineMs, { ...owner, name: "deadlineMs", example: 600_000 }),
-      streamIdleTimeoutMs: checkMilliseconds(options.streamIdleTimeoutMs, { ...owner, name: "streamIdleTimeoutMs", example: 300_000 }),
-    };
+    ({ retry: this.#retry, limits: this.#limits } = readModelCallOptions({ ...options, maxRetries: options.maxRetries ?? options.client?.maxRetries ?? 2 }, owner, { isRetryable, retryAfterMs: retryAfterMsOf }));
     this.client = options.client ?? createClient(subject, options);
     this.given = Object.freeze({ ...options, ...(options.generationKwargs !== undefined && { generationKwargs: this.generationKwargs }) });
   }
