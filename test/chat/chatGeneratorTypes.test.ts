@@ -1,6 +1,7 @@
 import { Agent, ChatMessage, DefinitionError } from "toolwright";
 import { ScriptedChatGenerator } from "toolwright/testing";
 import { chatGeneratorType, chatGeneratorTypeNames, registerChatGeneratorType } from "../../src/chat/chatGeneratorTypes";
+import { thrownError } from "../helpers/thrownError";
 
 // A generator type as an integration would register it: one reply, given in the definition's options.
 registerChatGeneratorType("CannedChatGenerator", {
@@ -14,15 +15,7 @@ registerChatGeneratorType("CannedChatGenerator", {
 
 const definition = (options: Record<string, unknown>) => ({ version: 1, chatGenerator: { type: "CannedChatGenerator", options } });
 
-function definitionErrorOf(fn: () => unknown): DefinitionError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DefinitionError);
-    return error as DefinitionError;
-  }
-  throw new Error("expected the function to throw");
-}
+const definitionErrorOf = (fn: () => unknown): DefinitionError => thrownError(fn, DefinitionError);
 
 afterEach(() => {
   delete process.env.TW_TEST_CANNED_KEY;

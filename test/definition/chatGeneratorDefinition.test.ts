@@ -2,18 +2,11 @@
 // generator types until the test imports its entry.
 import { chatGeneratorFromDefinition, type DefinitionTrust } from "../../src/definition/chatGeneratorDefinition";
 import { DefinitionError } from "../../src/errors";
+import { thrownError } from "../helpers/thrownError";
 
 const trust: DefinitionTrust = { allowedEnv: ["TW_TEST_DEFINITION_KEY"], allowedBaseURLs: [] };
 
-function definitionErrorOf(fn: () => unknown): DefinitionError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DefinitionError);
-    return error as DefinitionError;
-  }
-  throw new Error("expected the function to throw");
-}
+const definitionErrorOf = (fn: () => unknown): DefinitionError => thrownError(fn, DefinitionError);
 
 beforeAll(() => {
   process.env.TW_TEST_DEFINITION_KEY = "sk-test-definition";

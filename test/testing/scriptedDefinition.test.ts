@@ -1,5 +1,6 @@
 import { type ChatGeneratorRequest, ChatMessage, ConfigurationError, DefinitionError } from "toolwright";
 import { type ScriptEntry, ScriptedChatGenerator, scriptedChatGeneratorFromDefinition, toolCallReply } from "toolwright/testing";
+import { thrownError } from "../helpers/thrownError";
 
 const at = ["chatGenerator", "options"] as const;
 
@@ -7,15 +8,7 @@ function request(): ChatGeneratorRequest {
   return { messages: [ChatMessage.fromUser("hi")], tools: [] };
 }
 
-function definitionErrorOf(fn: () => unknown): DefinitionError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DefinitionError);
-    return error as DefinitionError;
-  }
-  throw new Error("expected the function to throw");
-}
+const definitionErrorOf = (fn: () => unknown): DefinitionError => thrownError(fn, DefinitionError);
 
 const script = (): ScriptEntry[] => [
   toolCallReply(["search", { query: "refunds", filter: { tags: ["billing"] } }, "call_1"]),
