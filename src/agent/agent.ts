@@ -270,7 +270,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     try {
       outcome = await (observer ? observer.within(() => runLoop(context)) : runLoop(context));
     } catch (error) {
-      if (observer) observeFailure(observer, error, start, usage);
+      observeFailure(context, error, start);
       throw error;
     } finally {
       abort.dispose();
@@ -352,8 +352,8 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     let run: SystemPromptRun | undefined;
     const runOf = () => (run ??= Object.freeze({ runId: runId(), variables }));
     const systemOption = input.systemPrompt ?? this.#systemPrompt;
-    const systemPrompt = systemOption === undefined ? undefined : await promptOf(systemOption, state, inputMessages, runOf, input.systemPrompt === undefined ? "Agent" : "Agent.run", "systemPrompt");
-    const userPrompt = this.#userPrompt === undefined ? undefined : await promptOf(this.#userPrompt, state, inputMessages, runOf, "Agent", "userPrompt");
+    const systemPrompt = systemOption === undefined ? undefined : await promptOf({ prompt: systemOption, state, messages: inputMessages, run: runOf, subject: input.systemPrompt === undefined ? "Agent" : "Agent.run", name: "systemPrompt" });
+    const userPrompt = this.#userPrompt === undefined ? undefined : await promptOf({ prompt: this.#userPrompt, state, messages: inputMessages, run: runOf, subject: "Agent", name: "userPrompt" });
     const messages = [...(systemPrompt ? [ChatMessage.fromSystem(systemPrompt)] : []), ...inputMessages, ...(userPrompt !== undefined ? [ChatMessage.fromUser(userPrompt)] : [])];
     if (messages.length === 0) {
       throw new ConfigurationError("Agent.run", "Agent.run needs at least one message: pass messages (such as [ChatMessage.fromUser(...)]) or give the Agent a systemPrompt.");
@@ -429,8 +429,10 @@ function runDepth(input: object): number {
 
 const freshStart: LoopStart = { stepCount: 0, visits: { chatGenerator: 0, tools: new Map() }, next: "chat_generator", resumed: false, usage: noUsage };
 
-// A run that threw ends its observation: a breakpoint as a stop (with an event), anything else as a failure.
-function observeFailure(observer: RunObserver, error: unknown, start: LoopStart, usage: UsageTally): void {
+// A run that threw ends its observation (when it has one): a breakpoint as a stop (with an event), anything else as a failure.
+function observeFailure(run: RunContext, error: unknown, start: LoopStart): void {
+  const { observer, usage } = run;
+  if (!observer) return;
   const totals = usage.toJSON();
   const stepCount = start.stepCount + totals.modelCalls - start.usage.modelCalls;
   if (error instanceof BreakpointError) {
@@ -451,15 +453,23 @@ function toolSpecs(tools: Iterable<Tool>): readonly ToolSpec[] {
 /** A prompt option: literal text, a template, or a function of the run's state. */
 type Prompt<S extends StateSchema> = string | PromptTemplate | SystemPromptFunction<S>;
 
+/** A run's prompt option, what it is made from, and how an error names it. */
+interface PromptSource<S extends StateSchema> {
+  readonly prompt: Prompt<S>;
+  /** The run's initial state. */
+  readonly state: State<S>;
+  /** The run's input messages. */
+  readonly messages: readonly ChatMessage[];
+  /** The run's id and prompt variables, made on first use. */
+  readonly run: () => SystemPromptRun;
+  /** Who gave the prompt: the Agent's options, or the run's. */
+  readonly subject: "Agent" | "Agent.run";
+  readonly name: "systemPrompt" | "userPrompt";
+}
+
 // Makes a run's prompt from its initial state, input messages and prompt variables (copies: a function cannot change the run's).
-async function promptOf<S extends StateSchema>(
-  prompt: Prompt<S>,
-  state: State<S>,
-  messages: readonly ChatMessage[],
-  run: () => SystemPromptRun,
-  subject: "Agent" | "Agent.run",
-  name: "systemPrompt" | "userPrompt",
-): Promise<string> {
+async function promptOf<S extends StateSchema>(source: PromptSource<S>): Promise<string> {
+  const { prompt, state, messages, run, subject, name } = source;
   if (typeof prompt === "string") return prompt;
   const data: Record<string, unknown> = state.data;
   data.messages = Object.freeze([...messages]);

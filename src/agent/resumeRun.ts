@@ -50,7 +50,7 @@ export function resumeRun(value: unknown, decisions: unknown, context: ResumeCon
     return { state, start: { ...position, resumed: true } };
   }
   if (step.nested || step.done) {
-    const resumes = resumeNested(messages, step, given, context.tools);
+    const resumes = resumeNested({ messages, step, given, tools: context.tools });
     return { state, start: { ...position, toolStep: { ...step, resumes }, resumed: true } };
   }
   const derived = checkStep(messages, step, context.tools);

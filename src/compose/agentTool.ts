@@ -78,6 +78,7 @@ export function agentTool(agent: SubAgent, options: AgentToolOptions): Tool {
   const properties: Record<string, JsonSchema> = { input: { type: "string", description: options.inputDescription ?? "The task for the agent, with everything it needs to know." } };
   // The mapped keys are parameters the model never sees (inputsFromState hides them), named after the sub-agent's keys.
   for (const subKey of Object.values(inputs)) setOwn(properties, subKey, {});
+  const runSubAgent = subAgentRunner(agent, name, Object.values(inputs));
   const tool = new Tool({
     name,
     description: options.description,
@@ -85,10 +86,10 @@ export function agentTool(agent: SubAgent, options: AgentToolOptions): Tool {
     inputsFromState: inputs,
     outputsToState: options.outputsToState,
     outputsToString: options.outputsToString ?? { handler: (result: AgentToolResult) => result.output ?? (result.text || `The agent '${name}' finished (${result.exitReason}) without an answer.`) },
-    function: async (args, context) => (await runSubAgent(agent, name, args, context, Object.values(inputs), outsideARun)).value,
+    function: async (args, context) => (await runSubAgent(args, context, outsideARun)).value,
   });
   setSubRun(tool, {
-    run: (args, context, call) => runSubAgent(agent, name, args, context, Object.values(inputs), call),
+    run: runSubAgent,
     checkResume: (snapshot, decisions) => agent.checkResume(snapshot, decisions),
   });
   return tool;
@@ -97,40 +98,46 @@ export function agentTool(agent: SubAgent, options: AgentToolOptions): Tool {
 // A call made outside a run's tool step (a tool's function called directly): top level, cannot pause.
 const outsideARun: SubRunCall = { depth: 1, streamingCallback: undefined, canPause: false, resume: undefined, addTokens: () => {} };
 
-async function runSubAgent(agent: SubAgent, name: string, args: Record<string, unknown>, context: ToolContext, subKeys: readonly string[], channel: SubRunCall): Promise<SubRunOutcome & { readonly value?: AgentToolResult }> {
-  const depth = channel.depth;
-  if (depth >= maxAgentNesting) {
-    throw new Error(`agents would nest ${depth + 1} deep, past the limit of ${maxAgentNesting}; an agent that calls itself (directly or through others) needs an exit`);
-  }
-  const forward = channel.streamingCallback;
-  const streamingCallback: StreamingCallback | undefined = forward && ((chunk: StreamingChunk) => forward({ ...chunk, agent: chunk.agent === undefined ? name : `${name}/${chunk.agent}` }));
-  const common: Record<string | symbol, unknown> = { signal: context.signal, runId: subRunId(context.idempotencyKey), [nestedDepth]: depth + 1 };
-  if (streamingCallback) common.streamingCallback = streamingCallback;
-  let input: Record<string | symbol, unknown>;
-  if (channel.resume) {
-    input = { ...common, snapshot: channel.resume.snapshot, decisions: channel.resume.decisions };
-  } else {
-    input = { ...common, messages: [ChatMessage.fromUser(String(args.input))] };
-    for (const key of subKeys) if (args[key] !== undefined) setOwn(input, key, args[key]);
-  }
-  const result = await agent.run(input);
-  if (result.exitReason === "confirmation_required") {
-    if (!channel.canPause) {
-      throw new Error(
-        `its agent paused for confirmation of ${result.pendingConfirmations!.map((p) => p.toolName).join(", ")}, and a call outside an Agent run (ToolRunner, MCP) cannot pause; give that agent a BlockingConfirmationStrategy`,
-      );
+/** One call of an agent tool: runs its agent on the call's task, or continues the sub-run it paused. */
+type SubAgentRun = (args: Record<string, unknown>, context: ToolContext, channel: SubRunCall) => Promise<SubRunOutcome & { readonly value?: AgentToolResult }>;
+
+// The agent tool's calls of `agent`: `name` tags its stream and its pauses, `subKeys` are the sub-agent's state keys filled from the caller's state.
+function subAgentRunner(agent: SubAgent, name: string, subKeys: readonly string[]): SubAgentRun {
+  return async (args, context, channel) => {
+    const depth = channel.depth;
+    if (depth >= maxAgentNesting) {
+      throw new Error(`agents would nest ${depth + 1} deep, past the limit of ${maxAgentNesting}; an agent that calls itself (directly or through others) needs an exit`);
     }
-    return { paused: { toolName: name, snapshot: result.snapshot!, pending: result.pendingConfirmations! } };
-  }
-  // Tokens are added once, when the sub-run ends (a resumed sub-run's usage includes its first part).
-  channel.addTokens(result.usage);
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(result)) if (agent.stateKeys.includes(key) && key !== "messages") setOwn(out, key, value);
-  out.messages = result.messages;
-  out.text = result.lastMessage.text ?? "";
-  out.output = result.output;
-  out.exitReason = result.exitReason;
-  return { value: out as AgentToolResult };
+    const forward = channel.streamingCallback;
+    const streamingCallback: StreamingCallback | undefined = forward && ((chunk: StreamingChunk) => forward({ ...chunk, agent: chunk.agent === undefined ? name : `${name}/${chunk.agent}` }));
+    const common: Record<string | symbol, unknown> = { signal: context.signal, runId: subRunId(context.idempotencyKey), [nestedDepth]: depth + 1 };
+    if (streamingCallback) common.streamingCallback = streamingCallback;
+    let input: Record<string | symbol, unknown>;
+    if (channel.resume) {
+      input = { ...common, snapshot: channel.resume.snapshot, decisions: channel.resume.decisions };
+    } else {
+      input = { ...common, messages: [ChatMessage.fromUser(String(args.input))] };
+      for (const key of subKeys) if (args[key] !== undefined) setOwn(input, key, args[key]);
+    }
+    const result = await agent.run(input);
+    if (result.exitReason === "confirmation_required") {
+      if (!channel.canPause) {
+        throw new Error(
+          `its agent paused for confirmation of ${result.pendingConfirmations!.map((p) => p.toolName).join(", ")}, and a call outside an Agent run (ToolRunner, MCP) cannot pause; give that agent a BlockingConfirmationStrategy`,
+        );
+      }
+      return { paused: { toolName: name, snapshot: result.snapshot!, pending: result.pendingConfirmations! } };
+    }
+    // Tokens are added once, when the sub-run ends (a resumed sub-run's usage includes its first part).
+    channel.addTokens(result.usage);
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(result)) if (agent.stateKeys.includes(key) && key !== "messages") setOwn(out, key, value);
+    out.messages = result.messages;
+    out.text = result.lastMessage.text ?? "";
+    out.output = result.output;
+    out.exitReason = result.exitReason;
+    return { value: out as AgentToolResult };
+  };
 }
 
 // A sub-run's id: stable for its call (so its own tools' idempotency keys are too), within the 200 characters a runId may have.

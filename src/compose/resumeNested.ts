@@ -8,6 +8,18 @@ import { type NestedResume, type RunPosition, snapshotProblem } from "../agent/s
 import { toolInternals } from "../tools/tool";
 import { nestedCallKey } from "./nestedCallKey";
 
+/** A paused tool step to continue, as a snapshot gives it back, and what the resumed run brings to it. */
+export interface ResumeNestedOptions {
+  /** The snapshot's conversation: the step's replies are its last `step.replies` messages. */
+  readonly messages: readonly ChatMessage[];
+  /** The snapshot's tool step (not trusted). */
+  readonly step: NonNullable<RunPosition["toolStep"]>;
+  /** The decisions the caller gave, keyed `<agent tool call>/<call>`. */
+  readonly given: ReadonlyMap<string, ConfirmationDecision>;
+  /** The resumed run's tools. */
+  readonly tools: ReadonlyMap<string, Tool>;
+}
+
 /**
  * Checks a tool step that an agent tool's sub-run paused, without trusting the snapshot: the
  * finished calls and the paused ones must be calls of the step (a finished call's message must
@@ -15,12 +27,8 @@ import { nestedCallKey } from "./nestedCallKey";
  * sub-runs' pending calls (keyed `<agent tool call>/<call>`, each segment escaped), and each sub-run's snapshot must
  * resume with its decisions (its Agent checks it). Returns the sub-runs to continue, by call key.
  */
-export function resumeNested(
-  messages: readonly ChatMessage[],
-  step: NonNullable<RunPosition["toolStep"]>,
-  given: ReadonlyMap<string, ConfirmationDecision>,
-  tools: ReadonlyMap<string, Tool>,
-): Map<string, NestedResume> {
+export function resumeNested(options: ResumeNestedOptions): Map<string, NestedResume> {
+  const { messages, step, given, tools } = options;
   const trailing = messages.slice(-step.replies);
   if (trailing.length < step.replies || trailing.some((m) => m.role !== "assistant")) {
     throw snapshotProblem("toolStep.replies", `is ${step.replies}, but the last ${step.replies} messages of state.messages are not all replies of the model`);

@@ -21,13 +21,18 @@ export interface CallObserver {
   hidden(): Hidden;
 }
 
-/** A model or tool call under observation: its trace, what its start event said, and the values its content is redacted of. */
-abstract class CallObservation<TEnd, TStart> {
+/** What a call's observation starts with: the fields of its start event that its end event repeats, and the values its content is redacted of. */
+export type CallStart<TFields> = TFields & {
+  /** The values content is redacted of when the call starts. */
+  readonly hidden: Hidden;
+};
+
+/** A model or tool call under observation: its trace, and what it started with. */
+abstract class CallObservation<TEnd, TStart extends CallStart<object>> {
   constructor(
     protected readonly observer: CallObserver,
     protected readonly trace: CallTrace<TEnd> | undefined,
     protected readonly start: TStart,
-    protected readonly hidden: Hidden,
   ) {}
 
   /** Calls `fn` (the generator's run, the tool's function) with the call's span active. */
@@ -37,7 +42,7 @@ abstract class CallObservation<TEnd, TStart> {
 }
 
 /** A model call under observation: `end` or `fail` it once. */
-export class ModelCallObservation extends CallObservation<ModelEndEvent, Pick<ModelEndEvent, "runId" | "agentName" | "step" | "model" | "provider" | "startTime">> {
+export class ModelCallObservation extends CallObservation<ModelEndEvent, ModelCallStart> {
   #firstChunk: number | undefined;
 
   /** The streaming callback the generator gets: the run's, noting when the first chunk came. */
@@ -50,7 +55,7 @@ export class ModelCallObservation extends CallObservation<ModelEndEvent, Pick<Mo
 
   end(response: ChatGeneratorResponse, replies: readonly ChatMessage[], usage: CallTokens | undefined): void {
     const meta = response.meta;
-    const hidden = this.hidden;
+    const { hidden } = this.start;
     // What the provider names is as hostile as its content: cut, and redacted like it.
     const named = (value: unknown) => {
       const name = nameOf(value);
@@ -60,22 +65,23 @@ export class ModelCallObservation extends CallObservation<ModelEndEvent, Pick<Mo
     for (const reply of replies) if (typeof reply.meta.finishReason === "string") finishReasons.push(named(reply.meta.finishReason) ?? "");
     if (finishReasons.length === 0 && typeof meta?.finishReason === "string") finishReasons.push(named(meta.finishReason) ?? "");
     const warnings = warningsOf(meta?.warnings, hidden);
-    this.#finish(named(meta?.model), named(meta?.id), usage, Object.freeze(finishReasons), warnings, memo(() => this.observer.redactMessages(replies, hidden), noMessages), undefined);
+    this.#finish({
+      responseModel: named(meta?.model),
+      responseId: named(meta?.id),
+      usage,
+      finishReasons: Object.freeze(finishReasons),
+      warnings,
+      replies: memo(() => this.observer.redactMessages(replies, hidden), noMessages),
+      error: undefined,
+    });
   }
 
   fail(error: unknown): void {
-    this.#finish(undefined, undefined, undefined, noStrings, noStrings, () => noMessages, this.observer.errorOf(error, this.hidden));
+    this.#finish({ responseModel: undefined, responseId: undefined, usage: undefined, finishReasons: noStrings, warnings: noStrings, replies: () => noMessages, error: this.observer.errorOf(error, this.start.hidden) });
   }
 
-  #finish(
-    responseModel: string | undefined,
-    responseId: string | undefined,
-    usage: CallTokens | undefined,
-    finishReasons: readonly string[],
-    warnings: readonly string[],
-    replies: () => ModelEndEvent["replies"],
-    error: EventError | undefined,
-  ): void {
+  #finish(end: ModelCallEnd): void {
+    const { responseModel, responseId, usage, finishReasons, warnings, replies, error } = end;
     const { runId, agentName, step, model, provider, startTime } = this.start;
     const event: ModelEndEvent = Object.freeze({
       runId,
@@ -102,6 +108,15 @@ export class ModelCallObservation extends CallObservation<ModelEndEvent, Pick<Mo
   }
 }
 
+/** What a model call's observation starts with. */
+type ModelCallStart = CallStart<Pick<ModelEndEvent, "runId" | "agentName" | "step" | "model" | "provider" | "startTime">>;
+
+/** How a model call ended, as its end event tells it. */
+interface ModelCallEnd extends Pick<ModelEndEvent, "responseModel" | "responseId" | "usage" | "finishReasons" | "warnings" | "error"> {
+  /** The replies as the event gives them: computed (redacted) when read. */
+  readonly replies: () => ModelEndEvent["replies"];
+}
+
 // A generator's warnings (hostile input): the non-empty strings among the first 20 entries, each cut to 1,000 characters, redacted like content.
 function warningsOf(value: unknown, hidden: Hidden): readonly string[] {
   if (!Array.isArray(value)) return noStrings;
@@ -114,20 +129,18 @@ function warningsOf(value: unknown, hidden: Hidden): readonly string[] {
   return warnings.length === 0 ? noStrings : Object.freeze(warnings);
 }
 
+/** What a tool call's observation starts with: `ran` is false for a call that ended without running (its start and end are told at once). */
+export type ToolCallStart = CallStart<
+  Pick<ToolEndEvent, "runId" | "agentName" | "step" | "toolName" | "toolCallId" | "startTime" | "ran"> & {
+    /** The arguments the call runs with (the model's, for a call that never ran), redacted when an event's are read. */
+    readonly args: Readonly<Record<string, unknown>>;
+  }
+>;
+
 /** A tool call under observation: `finished` when its function settles, `end` once its outcome is known. */
-export class ToolCallObservation extends CallObservation<ToolEndEvent, Pick<ToolEndEvent, "runId" | "agentName" | "step" | "toolName" | "toolCallId" | "startTime">> {
+export class ToolCallObservation extends CallObservation<ToolEndEvent, ToolCallStart> {
   #endTime: number | undefined;
   #ended = false;
-
-  constructor(
-    observer: CallObserver,
-    trace: CallTrace<ToolEndEvent> | undefined,
-    start: Pick<ToolEndEvent, "runId" | "agentName" | "step" | "toolName" | "toolCallId" | "startTime">,
-    hidden: Hidden,
-    readonly args: Readonly<Record<string, unknown>>,
-  ) {
-    super(observer, trace, start, hidden);
-  }
 
   /** The tool's function settled: the call's end time (its outcome is told later, in call order). */
   finished(): void {
@@ -138,14 +151,13 @@ export class ToolCallObservation extends CallObservation<ToolEndEvent, Pick<Tool
    * Ends the call with its tool message; `injected` are the values the call got, redacted too, as
    * is what is hidden now: a value the call itself wrote to an injected key is hidden in its own end.
    */
-  end(message: ChatMessage, failure: ToolCallFailure | undefined, injected: Hidden, ran = true): void {
+  end(message: ChatMessage, failure: ToolCallFailure | undefined, injected: Hidden): void {
     if (this.#ended) return;
     this.#ended = true;
     const now = this.observer.hidden();
     const hidden = injected.length === 0 ? now : [...now, ...injected];
     const text = message.toolCallResult?.result ?? "";
     this.#finish(
-      ran,
       failure ? Object.freeze({ type: failure.raise === false ? "rejected" : truncateForEcho(failure.error.name), message: hidden.length === 0 ? failure.message : redactValues(failure.message, hidden) }) : undefined,
       memo(() => (hidden.length === 0 ? text : redactValues(text, hidden)), withheld),
       hidden,
@@ -157,12 +169,11 @@ export class ToolCallObservation extends CallObservation<ToolEndEvent, Pick<Tool
     if (this.#ended) return;
     this.#ended = true;
     const hidden = this.observer.hidden();
-    this.#finish(true, this.observer.errorOf(error, hidden), () => "", hidden);
+    this.#finish(this.observer.errorOf(error, hidden), () => "", hidden);
   }
 
-  #finish(ran: boolean, error: EventError | undefined, result: () => string, hidden: Hidden): void {
-    const { runId, agentName, step, toolName, toolCallId, startTime } = this.start;
-    const args = this.args;
+  #finish(error: EventError | undefined, result: () => string, hidden: Hidden): void {
+    const { runId, agentName, step, toolName, toolCallId, startTime, ran, args } = this.start;
     const redactedArgs = memo(() => redactJson(args, hidden), noArguments);
     const event: ToolEndEvent = Object.freeze({
       runId,

@@ -5,7 +5,6 @@ import type { PendingConfirmation } from "../hitl/confirmationTypes";
 import { peekStateValue, type State } from "../state/state";
 import type { Tool } from "../tools/tool";
 import { toolInternals } from "../tools/tool";
-import type { ToolCallFailure } from "../tools/toolCallFailure";
 import type { ToolFault } from "../tools/toolFault";
 import { redactor, redactValues } from "../util/redact";
 import { redactJson, redactJsonWith } from "../util/redactJson";
@@ -136,15 +135,30 @@ export class RunObserver implements CallObserver {
     });
     const trace = this.#trace && this.guard("tracing.startModelCall", () => this.#trace!.startModelCall(event));
     this.emit("onModelStart", event);
-    return new ModelCallObservation(this, trace, { runId, agentName, step, model, provider, startTime }, hidden);
+    return new ModelCallObservation(this, trace, { runId, agentName, step, model, provider, startTime, hidden });
   }
 
-  toolStart(step: number, call: ToolCall, toolName: string, args: Readonly<Record<string, unknown>>): ToolCallObservation {
+  /** A call of a run's tool starts, with the arguments it runs with (validated, before injection). */
+  toolStart(step: number, call: ToolCall, args: Readonly<Record<string, unknown>>): ToolCallObservation {
+    return this.#toolCall(step, call, args);
+  }
+
+  /** A call that ended without running (an unknown tool, invalid arguments, a rejection, no value to inject): its observation, to end at once. */
+  toolNeverRan(step: number, call: ToolCall): ToolCallObservation {
+    return this.#toolCall(step, call, undefined);
+  }
+
+  // `args` is undefined for a call that never ran: its event gets the model's arguments.
+  #toolCall(step: number, call: ToolCall, args: Readonly<Record<string, unknown>> | undefined): ToolCallObservation {
     const hidden = this.hidden();
     const startTime = now();
+    const ran = args !== undefined;
+    const told = args ?? argumentsOf(call);
+    const tool = this.#options.tools.get(call.toolName);
     // The id (and, for an unknown tool, the name) came from the model: cut to an echo's length.
+    const toolName = tool ? tool.name : truncateForEcho(call.toolName);
     const toolCallId = call.id === undefined ? undefined : truncateForEcho(call.id);
-    const redacted = memo(() => redactJson(args, hidden), noArguments);
+    const redacted = memo(() => redactJson(told, hidden), noArguments);
     const { runId, agentName } = this.#base;
     const event: ToolStartEvent = Object.freeze({
       runId,
@@ -152,7 +166,7 @@ export class RunObserver implements CallObserver {
       step,
       toolName,
       toolCallId,
-      toolDescription: this.#options.tools.get(toolName)?.description,
+      toolDescription: tool?.description,
       startTime,
       get arguments() {
         return redacted();
@@ -160,19 +174,14 @@ export class RunObserver implements CallObserver {
     });
     const trace = this.#trace && this.guard("tracing.startToolCall", () => this.#trace!.startToolCall(event));
     this.emit("onToolStart", event);
-    return new ToolCallObservation(this, trace, { runId, agentName, step, toolName, toolCallId, startTime }, hidden, args);
+    return new ToolCallObservation(this, trace, { runId, agentName, step, toolName, toolCallId, startTime, ran, hidden, args: told });
   }
 
-  /** A call that ended without running: its start and end at once. */
-  toolNeverRan(step: number, call: ToolCall, message: ChatMessage, failure: ToolCallFailure): void {
-    const observation = this.toolStart(step, call, truncateForEcho(call.toolName), argumentsOf(call));
-    observation.end(message, failure, [], false);
-  }
-
-  /** A call's fault, told to `onToolError` (never to the tracer: the error is not redacted). */
-  toolError(step: number, call: ToolCall, toolName: string, fault: ToolFault): void {
+  /** A call's fault, told to `onToolError` (never to the tracer: the error is not redacted). A faulty call's tool is one of the run's: the call names it. */
+  toolError(step: number, call: ToolCall, fault: ToolFault): void {
     if (!this.#options.hooks.some((hooks) => hooks.onToolError)) return;
     const { runId, agentName } = this.#base;
+    const toolName = call.toolName;
     const toolCallId = call.id === undefined ? undefined : truncateForEcho(call.id);
     this.emit("onToolError", toolErrorEvent({ runId, agentName, step, toolName, toolCallId, time: now() }, fault));
   }

@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall } from "../chat/chatMessage";
+import type { ChatMessage } from "../chat/chatMessage";
 import type { ConfirmationDecision, PendingConfirmation } from "../hitl/confirmationTypes";
 import { peekStateValue } from "../state/state";
 import { prepareArguments } from "../tools/prepareArguments";
@@ -53,7 +53,7 @@ async function decideStep(run: RunContext, prepared: PreparedCalls): Promise<Pre
   const { calls, keys } = prepared;
   let decided: Awaited<ReturnType<typeof decideCalls>>;
   try {
-    decided = await decideCalls(run, calls, keys, step.decisions);
+    decided = await decideCalls(run, prepared, step.decisions);
   } catch (error) {
     // No call of the step has run: a middleware's failure can be retried from here.
     if (error instanceof MiddlewareError) attachSnapshot(error, () => snapshotAt(run));
@@ -64,7 +64,7 @@ async function decideStep(run: RunContext, prepared: PreparedCalls): Promise<Pre
     const toolStep = { replies: step.replies, decisions: decided.decisions, pending: decided.pending };
     return { exitReason: "confirmation_required", stepCount: run.cursor.stepCount, pending: decided.pending, snapshot: snapshotAt(run, toolStep) };
   }
-  if (run.observer && decided.decisions.size > 0) observeDecisions(run, calls, keys, decided.decisions);
+  if (run.observer && decided.decisions.size > 0) observeDecisions(run, prepared, decided.decisions);
   return { ...prepared, decisions: decided.decisions };
 }
 
@@ -77,10 +77,10 @@ async function decideStep(run: RunContext, prepared: PreparedCalls): Promise<Pre
  */
 async function decideCalls(
   run: RunContext,
-  calls: readonly ToolCall[],
-  keys: readonly string[],
+  prepared: ToolStepCalls,
   known: ReadonlyMap<string, ConfirmationDecision>,
 ): Promise<{ decisions: Map<string, ConfirmationDecision>; pending: PendingConfirmation[]; stop?: RunStop }> {
+  const { calls, keys } = prepared;
   const decisions = new Map(known);
   const pending: PendingConfirmation[] = [];
   const { abort } = run;
@@ -118,7 +118,8 @@ async function decideCalls(
 }
 
 // One span event per decided call of a step, as its calls run (a feature's decision, or one given on resume).
-function observeDecisions(run: RunContext, calls: readonly ToolCall[], keys: readonly string[], decisions: ReadonlyMap<string, ConfirmationDecision>): void {
+function observeDecisions(run: RunContext, prepared: ToolStepCalls, decisions: ReadonlyMap<string, ConfirmationDecision>): void {
+  const { calls, keys } = prepared;
   for (let i = 0; i < calls.length; i++) {
     const decision = decisions.get(keys[i]!);
     if (decision) run.observer!.event("toolwright.confirmation", { "gen_ai.tool.name": truncateForEcho(calls[i]!.toolName), "gen_ai.tool.call.id": truncateForEcho(keys[i]!), "toolwright.confirmation.action": decision.action });

@@ -40,7 +40,7 @@ export async function runCalls(run: RunContext, prepared: PreparedCalls): Promis
     if (beforeTools) attachSnapshot(error, beforeTools);
     throw error;
   }
-  if (nested.paused.size > 0) return pauseForSubRuns(run, outcomes, nested.paused, keys, decisions);
+  if (nested.paused.size > 0) return pauseForSubRuns(run, prepared, { outcomes, paused: nested.paused });
   let failed = 0;
   for (const outcome of outcomes) if (outcome.failed) failed++;
   run.usage.addToolCalls(outcomes.length, failed);
@@ -118,8 +118,18 @@ function continuedCalls(step: NonNullable<RunPosition["toolStep"]>, calls: reado
   return { done, resumes };
 }
 
+/** What a step's calls left when an agent tool's sub-run paused it. */
+interface SubRunPauses {
+  /** The calls that finished: kept, not run again. */
+  readonly outcomes: readonly ToolCallOutcome[];
+  /** The calls whose sub-run paused, by index. */
+  readonly paused: ReadonlyMap<number, SubRunPause>;
+}
+
 // An agent tool's sub-run paused: the run pauses with one snapshot nesting the sub-runs'; the calls that finished are kept, not run again.
-function pauseForSubRuns(run: RunContext, outcomes: readonly ToolCallOutcome[], paused: ReadonlyMap<number, SubRunPause>, keys: readonly string[], decisions: ReadonlyMap<string, ConfirmationDecision>): LoopOutcome {
+function pauseForSubRuns(run: RunContext, prepared: PreparedCalls, left: SubRunPauses): LoopOutcome {
+  const { keys, decisions } = prepared;
+  const { outcomes, paused } = left;
   const step = run.cursor.toolStep!;
   const done = new Map(outcomes.map((outcome) => [keys[outcome.index]!, { message: outcome.message, failed: outcome.failed }] as const));
   const nested = new Map([...paused].map(([index, pause]) => [keys[index]!, { snapshot: pause.snapshot, pending: pause.pending }] as const));

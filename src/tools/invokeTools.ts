@@ -13,7 +13,7 @@ import { prepareArguments } from "./prepareArguments";
 import { type SubRunTool, type Tool, type ToolContext, type ToolProgress, toolInternals } from "./tool";
 import { toolProgressChunk } from "./toolProgressChunk";
 import { injectionProblem } from "./injectedParameters";
-import { conversionFailed, injectionFailed, invalidArguments, mergeFailed, rejectedByUser, type ToolCallFailure, toolNotFound, toolThrew, toolTimedOut } from "./toolCallFailure";
+import { conversionFailed, injectionFailed, invalidUserArguments, mergeFailed, rejectedByUser, type ToolCallFailure, toolNotFound, toolThrew, toolTimedOut } from "./toolCallFailure";
 import { reportToolFault } from "./reportToolFault";
 import { toolResultText } from "./toolResultText";
 import type { ToolCallObservation } from "../observe/callObservation";
@@ -153,7 +153,7 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
     if (decision?.action === "reject") return { ok: false, failure: rejectedByUser(tool.name, decision.feedback), decision };
     if (decision?.action === "modify") {
       const modified = toolInternals(tool).validator.validate({ ...decision.arguments });
-      if (!modified.ok) return { ok: false, failure: invalidArguments(tool.name, modified.problems, Object.keys(tool.parameters.properties ?? {}), true), decision };
+      if (!modified.ok) return { ok: false, failure: invalidUserArguments(tool.name, modified.problems, Object.keys(tool.parameters.properties ?? {})), decision };
       args = modified.value;
     }
     const dependency = waitsFor[index];
@@ -208,7 +208,8 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
       }
       const text = change?.text ?? (committedCall.ok ? withDecisionNote(committedCall.text, execution.decision) : committedCall.failure.message);
       const message = ChatMessage.fromTool(text, decidedCall(call, execution.decision), execution.decision ? { error: !committedCall.ok, meta: decisionMeta(call, execution.decision) } : { error: !committedCall.ok });
-      if (options.observer) observeEnd(options.observer, observed![index], step.step, call, message, committedCall.ok ? undefined : committedCall.failure, execution.injected);
+      // A call that never ran (unknown tool, invalid arguments, rejected, no injected value) starts and ends at once.
+      if (observed) (observed[index] ?? options.observer!.toolNeverRan(step.step, call)).end(message, committedCall.ok ? undefined : committedCall.failure, execution.injected ?? noneInjected);
       outcomes.push({ index, toolCall: call, message, failed: !committedCall.ok, ...(committedCall.ok && execution.ok && { value: change && "result" in change ? change.result : execution.result }) });
       if (options.streamingCallback) await emit(options, { type: "toolResult", index, toolCall: call, result: message.toolCallResult! });
     }
@@ -228,12 +229,6 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
 
 function ignore(): void {}
 
-// Tells the observer how a call ended: one that ran ends its observation, one that never ran starts and ends at once.
-function observeEnd(observer: RunObserver, observation: ToolCallObservation | undefined, step: number, call: ToolCall, message: ChatMessage, failure: ToolCallFailure | undefined, injected: Injected | undefined): void {
-  if (observation) observation.end(message, failure, injected ?? noneInjected);
-  else observer.toolNeverRan(step, call, message, failure!);
-}
-
 // A slow streaming callback must not hold up an abort.
 async function emit(options: InvokeToolsOptions, chunk: StreamingChunk): Promise<void> {
   const pending = options.streamingCallback?.(chunk);
@@ -250,7 +245,7 @@ function commit(
   const mergeFailure = mergeToolOutputs(state, result, tool.outputsToState);
   if (mergeFailure) {
     const detail = sentence(redact(describeThrown(mergeFailure.error), injected));
-    return { ok: false, failure: mergeFailed(tool.name, mergeFailure.stateKey, detail, mergeFailure.error) };
+    return { ok: false, failure: mergeFailed(tool.name, mergeFailure, detail) };
   }
   try {
     return { ok: true, text: toolResultText(result, tool.outputsToString) };
@@ -271,9 +266,9 @@ interface CallToRun {
   readonly observed: Array<ToolCallObservation | undefined> | undefined;
 }
 
-async function execute({ tool, call, modelArgs, options, step, index, observed }: CallToRun): Promise<Execution> {
-  const { state, abort } = options;
-  const { timeoutMs } = options;
+async function execute(run: CallToRun): Promise<Execution> {
+  const { tool, call, modelArgs, options, step, index, observed } = run;
+  const { state, abort, timeoutMs } = options;
   const internals = toolInternals(tool);
   let args = modelArgs;
   let injected: Injected = noneInjected;
@@ -284,7 +279,7 @@ async function execute({ tool, call, modelArgs, options, step, index, observed }
     for (const [stateKey, parameter] of mappings) {
       const value = state.get(stateKey);
       const problem = injectionProblem(internals.injected.get(parameter)!, value);
-      if (problem) return { ok: false, failure: injectionFailed(tool.name, stateKey, parameter, problem) };
+      if (problem) return { ok: false, failure: injectionFailed({ toolName: tool.name, stateKey, parameter, problem }) };
       setOwn(args, parameter, value);
       values.push({ label: stateKey, value });
     }
@@ -293,14 +288,15 @@ async function execute({ tool, call, modelArgs, options, step, index, observed }
   // Only a call with its own time limit gets a controller (and a timer) of its own.
   let timedOut = false;
   const callAbort = timeoutMs === undefined ? undefined : new AbortScope(abort.signal, { timeoutMs, onTimeout: () => ((timedOut = true), new Error("tool call timed out")) });
-  const observation = observed && (observed[index] = options.observer!.toolStart(step.step, call, tool.name, modelArgs));
-  const context = new CallContext(tool, state, callAbort?.signal ?? abort, call, step, index, options.streamingCallback);
+  const observation = observed && (observed[index] = options.observer!.toolStart(step.step, call, modelArgs));
+  const context = new CallContext(run, callAbort?.signal ?? abort);
+  const { subRun } = internals;
   try {
-    const start = internals.subRun ? subRunStarter(internals.subRun, args, context, options, index) : () => internals.run(args, context);
+    const start = subRun ? () => subRun.run(args, context, subRunCall(options, index)) : () => internals.run(args, context);
     const returned = observation ? observation.within(start) : start();
     // A tool that returns a value (not a promise) is done: nothing to wait for or race.
     let result = isThenable(returned) ? await raceCall(returned, abort, callAbort?.signal) : returned;
-    if (internals.subRun) {
+    if (subRun) {
       const outcome = result as Awaited<ReturnType<SubRunTool["run"]>>;
       if (outcome.paused) return { held: "paused", pause: outcome.paused };
       result = outcome.value;
@@ -319,17 +315,16 @@ async function execute({ tool, call, modelArgs, options, step, index, observed }
 
 const noneInjected: Injected = [];
 
-// Starts a call of a tool that runs an agent, telling it what the step knows: how deep, where the stream goes, whether it may pause, what to continue.
-function subRunStarter(subRun: SubRunTool, args: Record<string, unknown>, context: ToolContext, options: InvokeToolsOptions, index: number): () => Promise<unknown> {
+// What a call of a tool that runs an agent learns from the step: how deep, where the stream goes, whether it may pause, what to continue.
+function subRunCall(options: InvokeToolsOptions, index: number): SubRunCall {
   const { nested } = options;
-  const call: SubRunCall = {
+  return {
     depth: nested?.depth ?? 1,
     streamingCallback: options.streamingCallback,
     canPause: nested !== undefined,
     resume: nested?.resumes?.get(index),
     addTokens: nested?.addTokens ?? ignore,
   };
-  return () => subRun.run(args, context, call);
 }
 
 
@@ -347,16 +342,25 @@ function raceCall(returned: PromiseLike<unknown>, abort: AbortScope, callSignal:
 
 /** What a tool's function gets besides its arguments; `state` only for a tool declared with usesState. */
 class CallContext implements ToolContext {
-  constructor(
-    private readonly tool: Tool,
-    private readonly runState: State,
-    // The call's own signal (with a time limit), else the run's, read only if the tool asks for it.
-    private readonly signalSource: AbortSignal | AbortScope,
-    readonly toolCall: ToolCall,
-    private readonly step: StepIdentity,
-    private readonly index: number,
-    private streamingCallback: StreamingCallback | undefined,
-  ) {}
+  private readonly tool: Tool;
+  private readonly runState: State;
+  // The call's own signal (with a time limit), else the run's, read only if the tool asks for it.
+  private readonly signalSource: AbortSignal | AbortScope;
+  readonly toolCall: ToolCall;
+  private readonly step: StepIdentity;
+  private readonly index: number;
+  private streamingCallback: StreamingCallback | undefined;
+
+  constructor(run: CallToRun, signalSource: AbortSignal | AbortScope) {
+    const { tool, call, options, step, index } = run;
+    this.tool = tool;
+    this.runState = options.state;
+    this.signalSource = signalSource;
+    this.toolCall = call;
+    this.step = step;
+    this.index = index;
+    this.streamingCallback = options.streamingCallback;
+  }
 
   reportProgress(progress: ToolProgress): void {
     const callback = this.streamingCallback;

@@ -26,7 +26,7 @@ export function reportToolFault(fault: ToolFault, site: FaultSite): void {
     if (debugLog.enabled) debugLog("%s", faultLogEntry(fault, site));
   } catch {}
   try {
-    if (site.run && site.observer) site.observer.toolError(site.run.step, site.call, site.toolName, fault);
+    if (site.run && site.observer) site.observer.toolError(site.run.step, site.call, fault);
   } catch {}
 }
 

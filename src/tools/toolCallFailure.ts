@@ -8,6 +8,7 @@ import {
   ToolResultConversionError,
   type ToolwrightError,
 } from "../errors";
+import type { MergeFailure } from "../state/mergeToolOutputs";
 import { describeKind } from "../util/describeValue";
 import { limits } from "../util/limits";
 import { truncateForEcho } from "../util/truncate";
@@ -38,22 +39,38 @@ export function toolNotFound(call: ToolCall, available: readonly string[]): Tool
   return { message, error: new ToolNotFoundError(message, call.toolName, available) };
 }
 
-/** The arguments were not JSON, not an object, or did not match the schema. */
-export function invalidArguments(toolName: string, problems: readonly ArgumentProblem[], parameters: readonly string[], byUser = false): ToolCallFailure {
+/** The model's arguments were not JSON, not an object, or did not match the schema. */
+export function invalidArguments(toolName: string, problems: readonly ArgumentProblem[], parameters: readonly string[]): ToolCallFailure {
+  const root = rootProblem(problems);
+  const message = root
+    ? `Tool '${toolName}' was called with arguments that ${root.message}. ${sendOneObject(parameters)}`
+    : `Tool '${toolName}' was called with invalid arguments: ${listProblems(problems)}. Call the tool again with corrected arguments.`;
+  return { message, error: new ToolArgumentsError(message, toolName, problems) };
+}
+
+/** The arguments a person gave (a modify decision) did not match the schema: the call did not run, and the run never throws for it. */
+export function invalidUserArguments(toolName: string, problems: readonly ArgumentProblem[], parameters: readonly string[]): ToolCallFailure {
+  const root = rootProblem(problems);
+  const message = root
+    ? `Tool '${toolName}' was given arguments by the user that ${root.message}. ${sendOneObject(parameters)}`
+    : `Tool '${toolName}' was given invalid arguments by the user: ${listProblems(problems)}. The call did not run.`;
+  return { message, error: new ToolArgumentsError(message, toolName, problems), raise: false };
+}
+
+// The one problem of arguments that are not a JSON object at all, else undefined.
+function rootProblem(problems: readonly ArgumentProblem[]): ArgumentProblem | undefined {
   const first = problems[0];
-  const called = byUser ? "was given arguments by the user" : "was called with arguments";
-  let message: string;
-  if (problems.length === 1 && first?.path === "(root)") {
-    message = `Tool '${toolName}' ${called} that ${first.message}. Send one JSON object with the tool's parameters: ${parameters.join(", ") || "none"}.`;
-  } else {
-    const shown = problems.slice(0, limits.maxListedProblems).map((p) => `${p.path} ${p.message}`);
-    if (problems.length > shown.length) shown.push(`and ${problems.length - shown.length} more problems`);
-    const listed = shown.join("; ");
-    message = byUser
-      ? `Tool '${toolName}' was given invalid arguments by the user: ${listed}. The call did not run.`
-      : `Tool '${toolName}' was called with invalid arguments: ${listed}. Call the tool again with corrected arguments.`;
-  }
-  return { message, error: new ToolArgumentsError(message, toolName, problems), ...(byUser && { raise: false }) };
+  return problems.length === 1 && first?.path === "(root)" ? first : undefined;
+}
+
+function sendOneObject(parameters: readonly string[]): string {
+  return `Send one JSON object with the tool's parameters: ${parameters.join(", ") || "none"}.`;
+}
+
+function listProblems(problems: readonly ArgumentProblem[]): string {
+  const shown = problems.slice(0, limits.maxListedProblems).map((p) => `${p.path} ${p.message}`);
+  if (problems.length > shown.length) shown.push(`and ${problems.length - shown.length} more problems`);
+  return shown.join("; ");
 }
 
 /** The problem for arguments that could not be parsed or are not an object. */
@@ -70,8 +87,18 @@ export function argumentsShapeProblem(raw: unknown): ArgumentProblem | undefined
   return undefined;
 }
 
-/** A state value cannot fill a parameter (`problem`: "has no value", "holds a number, but …"); the call did not run. */
-export function injectionFailed(toolName: string, stateKey: string, parameter: string, problem: string): ToolCallFailure {
+/** A state value that cannot fill a tool's parameter (its call does not run). */
+export interface FailedInjection {
+  readonly toolName: string;
+  /** The state key the parameter is filled from (`inputsFromState`). */
+  readonly stateKey: string;
+  readonly parameter: string;
+  /** What is wrong with the value: "has no value", "holds a number, but …". */
+  readonly problem: string;
+}
+
+/** A state value cannot fill a parameter; the call did not run. */
+export function injectionFailed({ toolName, stateKey, parameter, problem }: FailedInjection): ToolCallFailure {
   const fix = problem === "has no value" ? `give '${stateKey}' a value before the tool is called (a run input, or another tool's outputsToState)` : `map a state key of the parameter's type to '${parameter}'`;
   const message = `Tool '${toolName}' did not run: its parameter '${parameter}' is filled from state key '${stateKey}', which ${problem}; ${fix}.`;
   const fault: ToolFault = { kind: "inputsFromState", stateKey, parameter, problem: problem === "has no value" ? "missing" : "wrongType", message };
@@ -90,8 +117,9 @@ export function toolTimedOut(toolName: string, timeoutMs: number, cause: unknown
   return { message, error: new ToolInvocationError(message, toolName, { cause }) };
 }
 
-/** Merging the tool's output into a state key failed. */
-export function mergeFailed(toolName: string, stateKey: string, detail: string, cause: unknown): ToolCallFailure {
+/** Merging the tool's output into a state key failed. `detail` is the merge error's message with injected values already redacted. */
+export function mergeFailed(toolName: string, failure: MergeFailure, detail: string): ToolCallFailure {
+  const { stateKey, error: cause } = failure;
   const message = `Tool '${toolName}' ran, but its output could not be merged into state key '${stateKey}': ${detail}`;
   return { message, error: new StateMergeError(message, toolName, stateKey, { cause }), fault: { kind: "outputsToState", error: cause, stateKey } };
 }

@@ -19,7 +19,7 @@ export function middlewareFeature(middleware: Middleware): RunFeature {
       if ("stop" in action) return { stop: readStop(name, "beforeModel", action.stop) };
       const { messages, tools } = action;
       if (Object.keys(action).some((key) => key !== "messages" && key !== "tools") || (messages !== undefined && !isMessages(messages)) || (tools !== undefined && !Array.isArray(tools))) {
-        throw notAnAction(name, "beforeModel", action, "nothing, { messages?: ChatMessage[], tools?: ToolSpec[] } or { stop: { reason } }");
+        throw notAnAction({ middleware: name, hook: "beforeModel", action, expected: "nothing, { messages?: ChatMessage[], tools?: ToolSpec[] } or { stop: { reason } }" });
       }
       return { ...(messages !== undefined && { messages: messages as ChatMessage[] }), ...(tools !== undefined && { tools: tools as never }) };
     };
@@ -31,7 +31,7 @@ export function middlewareFeature(middleware: Middleware): RunFeature {
       if ("stop" in action) return { stop: readStop(name, "afterModel", action.stop) };
       if ("replies" in action && isMessages(action.replies)) return { replies: action.replies as ChatMessage[] };
       if ("reject" in action && typeof action.reject === "string" && action.reject.trim() !== "") return { reject: action.reject, by: name };
-      throw notAnAction(name, "afterModel", action, "nothing, { replies: ChatMessage[] }, { reject: \"what to tell the model\" } or { stop: { reason } }");
+      throw notAnAction({ middleware: name, hook: "afterModel", action, expected: "nothing, { replies: ChatMessage[] }, { reject: \"what to tell the model\" } or { stop: { reason } }" });
     };
   }
   if (middleware.beforeTool) {
@@ -41,7 +41,7 @@ export function middlewareFeature(middleware: Middleware): RunFeature {
       if ("stop" in action) return { stop: readStop(name, "beforeTool", action.stop) };
       if (action.action === "pause" && Object.keys(action).length === 1) return { action: "pause" as const };
       const parsed = parseDecision(action);
-      if ("problem" in parsed) throw notAnAction(name, "beforeTool", action, `nothing, ${decisionShape}, { action: "pause" } or { stop: { reason } } (${parsed.problem})`);
+      if ("problem" in parsed) throw notAnAction({ middleware: name, hook: "beforeTool", action, expected: `nothing, ${decisionShape}, { action: "pause" } or { stop: { reason } } (${parsed.problem})` });
       return parsed.decision;
     };
   }
@@ -51,7 +51,7 @@ export function middlewareFeature(middleware: Middleware): RunFeature {
       if (action === undefined) return undefined;
       if ("stop" in action) return { stop: readStop(name, "afterTool", action.stop) };
       if (Object.keys(action).some((key) => key !== "result" && key !== "text") || ("text" in action && typeof action.text !== "string")) {
-        throw notAnAction(name, "afterTool", action, "nothing, { result?, text?: string } or { stop: { reason } }");
+        throw notAnAction({ middleware: name, hook: "afterTool", action, expected: "nothing, { result?, text?: string } or { stop: { reason } }" });
       }
       if ("result" in action && ended.failed) {
         throw new MiddlewareError({ middleware: name, hook: "afterTool", message: `returned a result for the failed call '${ended.key}' (${ended.toolCall.toolName}); a failed call has none, so return { text } to change what the model gets.` });
@@ -79,7 +79,7 @@ async function call(middleware: Middleware, hook: Hook, context: object): Promis
     throw new MiddlewareError({ middleware: middleware.name, hook, message: `threw in ${hook}: ${describeError(error)}`, cause: error });
   }
   if (action === undefined || action === null) return undefined;
-  if (!isPlainObject(action)) throw notAnAction(middleware.name, hook, action, "an action object or nothing");
+  if (!isPlainObject(action)) throw notAnAction({ middleware: middleware.name, hook, action, expected: "an action object or nothing" });
   return action;
 }
 
@@ -91,7 +91,18 @@ export function readStop(middleware: string, hook: HookPoint, stop: unknown): Ru
   return { middleware, hook, reason: stop.reason, ...(stop.details !== undefined && { details: stop.details as Record<string, unknown> }) };
 }
 
-function notAnAction(middleware: string, hook: HookPoint, action: unknown, expected: string): MiddlewareError {
+/** A hook's return value that is not one of its hook point's actions. */
+interface NotAnAction {
+  /** The middleware's `name`. */
+  readonly middleware: string;
+  readonly hook: HookPoint;
+  /** What the hook returned. */
+  readonly action: unknown;
+  /** The actions the hook point takes, as the message lists them. */
+  readonly expected: string;
+}
+
+function notAnAction({ middleware, hook, action, expected }: NotAnAction): MiddlewareError {
   return new MiddlewareError({ middleware, hook, message: `returned ${describeAction(action)} from ${hook}, which is not one of its actions; return ${expected}.` });
 }
 
