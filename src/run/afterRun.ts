@@ -1,10 +1,9 @@
-import { describeError } from "../errors";
 import { isPlainObject } from "../util/isPlainObject";
 import { describeKind } from "../util/describeValue";
 import type { Middleware, RunResultLike } from "./middleware";
 import { MiddlewareError } from "./middlewareError";
 import type { RunContext } from "./runContext";
-import { hookContext } from "./features/middlewareFeature";
+import { hookContext, hookThrew } from "./features/middlewareFeature";
 
 /** Hands the run's result to each middleware's `afterRun`, in order; each may return another. */
 export async function applyAfterRun<R extends RunResultLike>(run: RunContext, middleware: readonly Middleware[], result: R): Promise<R> {
@@ -16,7 +15,7 @@ export async function applyAfterRun<R extends RunResultLike>(run: RunContext, mi
     try {
       action = await m.afterRun({ ...context, result: current });
     } catch (error) {
-      throw new MiddlewareError({ middleware: m.name, hook: "afterRun", message: `threw in afterRun: ${describeError(error)}`, cause: error });
+      throw hookThrew(m.name, "afterRun", error);
     }
     if (action === undefined || action === null) continue;
     if (!isPlainObject(action) || !isPlainObject(action.result) || typeof action.result.exitReason !== "string" || !Array.isArray(action.result.messages)) {

@@ -76,11 +76,16 @@ async function call(middleware: Middleware, hook: Hook, context: object): Promis
   try {
     action = await (middleware[hook] as (context: object) => unknown).call(middleware, context);
   } catch (error) {
-    throw new MiddlewareError({ middleware: middleware.name, hook, message: `threw in ${hook}: ${describeError(error)}`, cause: error });
+    throw hookThrew(middleware.name, hook, error);
   }
   if (action === undefined || action === null) return undefined;
   if (!isPlainObject(action)) throw notAnAction(middleware.name, hook, action, "an action object or nothing");
   return action;
+}
+
+/** The MiddlewareError for a hook that threw: one sentence naming the middleware and the hook, the error kept as its cause. */
+export function hookThrew(middleware: string, hook: HookPoint, error: unknown): MiddlewareError {
+  return new MiddlewareError({ middleware, hook, message: `threw in ${hook}: ${describeError(error).replace(/\.$/, "")}.`, cause: error });
 }
 
 /** Reads a `{ stop: { reason, details? } }` a hook returned. */
