@@ -200,6 +200,8 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     }
     const streamingCallback = input.streamingCallback === undefined ? this.#streamingCallback : checkCallback(input.streamingCallback, "Agent.run");
     const output = input.outputSchema === undefined ? this.#output : finalOutput(input.outputSchema, "Agent.run");
+    const runMiddleware = checkMiddleware(options.middleware, "Agent.run");
+    const middleware = runMiddleware.length > 0 ? [...this.#middleware, ...runMiddleware] : this.#middleware;
     const runId = options.runId === undefined ? randomRunId() : () => options.runId!;
     // One controller per run, linked to the caller's signal until the run ends.
     const abort = new RunAbort(input.signal);
@@ -230,8 +232,6 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     // The context snapshots carry on: the one continued, else the new trace's (even one that records nothing).
     const continues = observer?.traceContext ?? start.trace;
     if (observer?.idle) observer = undefined;
-    const runMiddleware = checkMiddleware(options.middleware, "Agent.run");
-    const middleware = runMiddleware.length > 0 ? [...this.#middleware, ...runMiddleware] : this.#middleware;
     const context: RunContext = {
       chatGenerator: this.#chatGenerator,
       tools,

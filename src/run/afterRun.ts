@@ -1,9 +1,7 @@
 import { isPlainObject } from "../util/isPlainObject";
-import { describeKind } from "../util/describeValue";
 import type { Middleware, RunResultLike } from "./middleware";
-import { MiddlewareError } from "./middlewareError";
 import type { RunContext } from "./runContext";
-import { hookContext, hookThrew } from "./features/middlewareFeature";
+import { hookContext, hookThrew, notAnAction } from "./features/middlewareFeature";
 
 /** Hands the run's result to each middleware's `afterRun`, in order; each may return another. */
 export async function applyAfterRun<R extends RunResultLike>(run: RunContext, middleware: readonly Middleware[], result: R): Promise<R> {
@@ -19,7 +17,7 @@ export async function applyAfterRun<R extends RunResultLike>(run: RunContext, mi
     }
     if (action === undefined || action === null) continue;
     if (!isPlainObject(action) || !isPlainObject(action.result) || typeof action.result.exitReason !== "string" || !Array.isArray(action.result.messages)) {
-      throw new MiddlewareError({ middleware: m.name, hook: "afterRun", message: `returned ${describeKind(action)} from afterRun, which is not one of its actions; return nothing or { result } with a run result (exitReason, messages, …).` });
+      throw notAnAction(m.name, "afterRun", action, "nothing or { result } with a run result (exitReason, messages, …)");
     }
     current = action.result as R;
   }

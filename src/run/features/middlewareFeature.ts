@@ -96,7 +96,8 @@ export function readStop(middleware: string, hook: HookPoint, stop: unknown): Ru
   return { middleware, hook, reason: stop.reason, ...(stop.details !== undefined && { details: stop.details as Record<string, unknown> }) };
 }
 
-function notAnAction(middleware: string, hook: HookPoint, action: unknown, expected: string): MiddlewareError {
+/** The MiddlewareError for a hook that returned something that is not one of its actions (`expected` lists them). */
+export function notAnAction(middleware: string, hook: HookPoint, action: unknown, expected: string): MiddlewareError {
   return new MiddlewareError({ middleware, hook, message: `returned ${describeAction(action)} from ${hook}, which is not one of its actions; return ${expected}.` });
 }
 
