@@ -269,10 +269,9 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     try {
       outcome = await (observer ? observer.within(() => runLoop(context)) : runLoop(context));
     } catch (error) {
+      abort.dispose();
       if (observer) observeFailure(observer, error, start, usage);
       throw error;
-    } finally {
-      abort.dispose();
     }
     const data = state.data as Record<string, unknown>;
     const messages = data.messages as ChatMessage[];
@@ -281,7 +280,16 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     observer?.runEnd(outcome, totals);
     const answer = "output" in outcome ? { output: outcome.output } : {};
     const result = { ...data, messages, lastMessage: messages[messages.length - 1]!, exitReason: outcome.exitReason, stepCount: outcome.stepCount, usage: totals, ...answer, ...paused } as AgentResult<S, E, R>;
-    return middleware.length > 0 ? ((await applyAfterRun(context, middleware, result as unknown as RunResultLike)) as unknown as AgentResult<S, E, R>) : result;
+    if (middleware.length === 0) {
+      abort.dispose();
+      return result;
+    }
+    // The run's signal follows the caller's until the afterRun hooks are done.
+    try {
+      return (await applyAfterRun(context, middleware, result as unknown as RunResultLike)) as unknown as AgentResult<S, E, R>;
+    } finally {
+      abort.dispose();
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 import { isPlainObject } from "../util/isPlainObject";
-import type { Middleware, RunResultLike } from "./middleware";
+import { isThenable } from "../util/isThenable";
+import type { AfterRunContext, Middleware, RunResultLike } from "./middleware";
 import type { RunContext } from "./runContext";
 import { hookContext, hookThrew, notAnAction } from "./features/middlewareFeature";
 
@@ -9,12 +10,8 @@ export async function applyAfterRun<R extends RunResultLike>(run: RunContext, mi
   for (const m of middleware) {
     if (!m.afterRun) continue;
     const { step: _step, ...context } = hookContext(run, run.cursor.stepCount);
-    let action: unknown;
-    try {
-      action = await m.afterRun({ ...context, result: current });
-    } catch (error) {
-      throw hookThrew(m.name, "afterRun", error);
-    }
+    const called = callAfterRun(m, { ...context, result: current });
+    const action = isThenable(called) ? await run.abort.race(Promise.resolve(called), () => run.abort.abortError()) : called;
     if (action === undefined || action === null) continue;
     if (!isPlainObject(action) || !isPlainObject(action.result) || typeof action.result.exitReason !== "string" || !Array.isArray(action.result.messages)) {
       throw notAnAction(m.name, "afterRun", action, "nothing or { result } with a run result (exitReason, messages, …)");
@@ -22,4 +19,18 @@ export async function applyAfterRun<R extends RunResultLike>(run: RunContext, mi
     current = action.result as R;
   }
   return current;
+}
+
+// Calls one afterRun hook; a throw (or a rejection) becomes a MiddlewareError naming it.
+function callAfterRun(m: Middleware, context: AfterRunContext<RunResultLike>): unknown {
+  let called: unknown;
+  try {
+    called = m.afterRun!(context);
+  } catch (error) {
+    throw hookThrew(m.name, "afterRun", error);
+  }
+  if (!isThenable(called)) return called;
+  return Promise.resolve(called).catch((error: unknown) => {
+    throw hookThrew(m.name, "afterRun", error);
+  });
 }

@@ -56,7 +56,7 @@ export function calls(...toolCalls: ToolCall[]): ChatMessage {
 }
 
 /** A refund desk Agent answering from `script`, with its scripted model and its tools' call log. */
-export function refundDesk(options: { script: readonly ScriptEntry[] } & Partial<AgentOptions<typeof deskState>>) {
+export function refundDesk(options: { script: readonly ScriptEntry[] } & Omit<Partial<AgentOptions<typeof deskState>>, "exitConditions">) {
   const { script, ...rest } = options;
   const log: CallLog = [];
   const model = new ScriptedChatGenerator(script);

@@ -90,8 +90,11 @@ export function hookThrew(middleware: string, hook: HookPoint, error: unknown): 
 
 /** Reads a `{ stop: { reason, details? } }` a hook returned. */
 export function readStop(middleware: string, hook: HookPoint, stop: unknown): RunStop {
-  if (!isPlainObject(stop) || typeof stop.reason !== "string" || stop.reason.trim() === "" || (stop.details !== undefined && !isPlainObject(stop.details))) {
+  if (!isPlainObject(stop) || typeof stop.reason !== "string" || stop.reason.trim() === "") {
     throw new MiddlewareError({ middleware, hook, message: `returned a stop in ${hook} without a reason: return { stop: { reason: "why", details?: { ... } } }.` });
+  }
+  if (stop.details !== undefined && !isPlainObject(stop.details)) {
+    throw new MiddlewareError({ middleware, hook, message: `returned a stop in ${hook} whose details are ${describeKind(stop.details)}, not an object: return { stop: { reason: "why", details?: { ... } } }.` });
   }
   return { middleware, hook, reason: stop.reason, ...(stop.details !== undefined && { details: stop.details as Record<string, unknown> }) };
 }
