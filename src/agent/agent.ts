@@ -200,7 +200,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     }
     const streamingCallback = input.streamingCallback === undefined ? this.#streamingCallback : checkCallback(input.streamingCallback, "Agent.run");
     const output = input.outputSchema === undefined ? this.#output : finalOutput(input.outputSchema, "Agent.run");
-    const runMiddleware = checkMiddleware(options.middleware, "Agent.run");
+    const runMiddleware = checkMiddleware(options.middleware, "Agent.run", this.#middleware);
     const middleware = runMiddleware.length > 0 ? [...this.#middleware, ...runMiddleware] : this.#middleware;
     const runId = options.runId === undefined ? randomRunId() : () => options.runId!;
     // One controller per run, linked to the caller's signal until the run ends.

@@ -37,6 +37,15 @@ describe("Agent middleware option", () => {
     expect(model.requests).toHaveLength(0);
   });
 
+  it("refuses a run's middleware named like one of the Agent's, which its stops and errors could not tell apart", async () => {
+    const agent = new Agent({ chatGenerator: new ScriptedChatGenerator([]), middleware: [{ name: "budget", beforeModel: hook }] });
+
+    const error = await rejectionOf(agent.run({ messages: [ChatMessage.fromUser("Hi")], middleware: [{ name: "guard", beforeTool: hook }, { name: "budget", afterRun: hook }] }));
+
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error).toMatchObject({ subject: "Agent.run", message: "Agent.run has middleware named 'budget', a name the Agent's own middleware already uses; give each its own name." });
+  });
+
   it("accepts an empty list, and a middleware whose other hooks are undefined", async () => {
     const agent = new Agent({ chatGenerator: new ScriptedChatGenerator([ChatMessage.fromAssistant("Hi.")]), middleware: [] });
 
