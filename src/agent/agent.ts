@@ -200,6 +200,8 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     }
     const streamingCallback = input.streamingCallback === undefined ? this.#streamingCallback : checkCallback(input.streamingCallback, "Agent.run");
     const output = input.outputSchema === undefined ? this.#output : finalOutput(input.outputSchema, "Agent.run");
+    const runMiddleware = checkMiddleware(options.middleware, "Agent.run", this.#middleware);
+    const middleware = runMiddleware.length > 0 ? [...this.#middleware, ...runMiddleware] : this.#middleware;
     const runId = options.runId === undefined ? randomRunId() : () => options.runId!;
     // One controller per run, linked to the caller's signal until the run ends.
     const abort = new AbortScope(input.signal);
@@ -230,8 +232,6 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     // The context snapshots carry on: the one continued, else the new trace's (even one that records nothing).
     const continues = observer?.traceContext ?? start.trace;
     if (observer?.idle) observer = undefined;
-    const runMiddleware = checkMiddleware(options.middleware, "Agent.run");
-    const middleware = runMiddleware.length > 0 ? [...this.#middleware, ...runMiddleware] : this.#middleware;
     const context: RunContext = {
       chatGenerator: this.#chatGenerator,
       tools,
@@ -270,10 +270,9 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     try {
       outcome = await (observer ? observer.within(() => runLoop(context)) : runLoop(context));
     } catch (error) {
+      abort.dispose();
       observeFailure(context, error, start);
       throw error;
-    } finally {
-      abort.dispose();
     }
     const data = state.data as Record<string, unknown>;
     const messages = data.messages as ChatMessage[];
@@ -282,7 +281,16 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     observer?.runEnd(outcome, totals);
     const answer = "output" in outcome ? { output: outcome.output } : {};
     const result = { ...data, messages, lastMessage: messages[messages.length - 1]!, exitReason: outcome.exitReason, stepCount: outcome.stepCount, usage: totals, ...answer, ...paused } as AgentResult<S, E, R>;
-    return middleware.length > 0 ? ((await applyAfterRun(context, middleware, result as unknown as RunResultLike)) as unknown as AgentResult<S, E, R>) : result;
+    if (middleware.length === 0) {
+      abort.dispose();
+      return result;
+    }
+    // The run's signal follows the caller's until the afterRun hooks are done.
+    try {
+      return (await applyAfterRun(context, middleware, result as unknown as RunResultLike)) as unknown as AgentResult<S, E, R>;
+    } finally {
+      abort.dispose();
+    }
   }
 
   /**

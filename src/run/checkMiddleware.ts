@@ -4,8 +4,11 @@ import type { HookPoint, Middleware } from "./middleware";
 
 const hooks: readonly HookPoint[] = ["beforeModel", "afterModel", "beforeTool", "afterTool", "afterRun"];
 
-/** Checks `middleware` (an Agent's or a run's): an array of objects with a name and hook functions. */
-export function checkMiddleware(value: unknown, subject: "Agent" | "Agent.run"): readonly Middleware[] {
+/**
+ * Checks `middleware` (an Agent's or a run's): an array of objects with a name and hook functions. A
+ * run's may not reuse a name of the Agent's (`agentMiddleware`): stops and errors name one middleware.
+ */
+export function checkMiddleware(value: unknown, subject: "Agent" | "Agent.run", agentMiddleware: readonly Middleware[] = []): readonly Middleware[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw new ConfigurationError(subject, `${subject} has middleware that is not an array, got ${describeKind(value)}; pass middleware: [{ name: "budget", beforeModel(context) { ... } }].`);
   const names = new Set<string>();
@@ -14,6 +17,7 @@ export function checkMiddleware(value: unknown, subject: "Agent" | "Agent.run"):
     const { name } = m as { name?: unknown };
     if (typeof name !== "string" || name.trim() === "" || name.length > 64) throw new ConfigurationError(subject, `${subject} has middleware[${i}] without a name (1-64 characters); errors and stops name it, so give it one: { name: "budget", ... }.`);
     if (names.has(name)) throw new ConfigurationError(subject, `${subject} has two middleware named '${name}'; give each its own name.`);
+    if (agentMiddleware.some((other) => other.name === name)) throw new ConfigurationError(subject, `${subject} has middleware named '${name}', a name the Agent's own middleware already uses; give each its own name.`);
     names.add(name);
     const record = m as Record<string, unknown>;
     for (const hook of hooks) {

@@ -4,6 +4,11 @@ import type { RunUsage } from "../observe/runUsage";
 import type { State } from "../state/state";
 import type { StateSchema } from "../state/stateSchema";
 
+// The hook types' default state schema is any, as State's is: an untyped middleware (`Middleware`)
+// reads any key, and fits every Agent whatever its stateSchema (a typed State is assignable to an
+// untyped one, not to State<StateSchema>).
+type AnyStateSchema = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- see above
+
 /** A value, or a promise of it: every hook may be async. */
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -21,7 +26,7 @@ export interface StopAction {
 }
 
 /** What every hook is told: the run, the step, the live state, and how far the run has come. */
-export interface HookContext<S extends StateSchema = StateSchema> {
+export interface HookContext<S extends StateSchema = AnyStateSchema> {
   /** The run's id (`run({ runId })`, else a random one). */
   readonly runId: string;
   /** The Agent's `name`, when it has one. */
@@ -37,7 +42,7 @@ export interface HookContext<S extends StateSchema = StateSchema> {
 }
 
 /** Before each model call. */
-export interface BeforeModelContext<S extends StateSchema = StateSchema> extends HookContext<S> {
+export interface BeforeModelContext<S extends StateSchema = AnyStateSchema> extends HookContext<S> {
   /** The messages about to be sent (the conversation, or what an earlier middleware made of it). */
   readonly messages: readonly ChatMessage[];
   /** The tools about to be offered. */
@@ -48,7 +53,7 @@ export interface BeforeModelContext<S extends StateSchema = StateSchema> extends
 export type BeforeModelAction = { readonly messages?: readonly ChatMessage[]; readonly tools?: readonly ToolSpec[] } | StopAction;
 
 /** After the model answered, before its replies join the conversation. */
-export interface AfterModelContext<S extends StateSchema = StateSchema> extends HookContext<S> {
+export interface AfterModelContext<S extends StateSchema = AnyStateSchema> extends HookContext<S> {
   readonly replies: readonly ChatMessage[];
 }
 
@@ -60,7 +65,7 @@ export interface AfterModelContext<S extends StateSchema = StateSchema> extends 
 export type AfterModelAction = { readonly replies: readonly ChatMessage[] } | { readonly reject: string } | StopAction;
 
 /** Before each tool call runs, in the order the model made them; only calls to known tools with valid arguments. */
-export interface BeforeToolContext<S extends StateSchema = StateSchema> extends HookContext<S> {
+export interface BeforeToolContext<S extends StateSchema = AnyStateSchema> extends HookContext<S> {
   readonly toolCall: ToolCall;
   /** The call's key in decisions and pending confirmations: its id, or `#<index>`. */
   readonly callKey: string;
@@ -83,7 +88,7 @@ export type BeforeToolAction =
   | StopAction;
 
 /** After each tool call ended, in call order, before its result is merged into state and shown to the model. */
-export interface AfterToolContext<S extends StateSchema = StateSchema> extends HookContext<S> {
+export interface AfterToolContext<S extends StateSchema = AnyStateSchema> extends HookContext<S> {
   readonly toolCall: ToolCall;
   readonly callKey: string;
   /** True when the call failed (unknown tool, invalid arguments, a throw, a timeout, a rejection). */
@@ -99,7 +104,7 @@ export interface AfterToolContext<S extends StateSchema = StateSchema> extends H
 export type AfterToolAction = { readonly result?: unknown; readonly text?: string } | StopAction;
 
 /** When the run returns (not when it throws). */
-export interface AfterRunContext<R, S extends StateSchema = StateSchema> extends Omit<HookContext<S>, "step"> {
+export interface AfterRunContext<R, S extends StateSchema = AnyStateSchema> extends Omit<HookContext<S>, "step"> {
   readonly result: R;
 }
 
@@ -114,7 +119,7 @@ export interface AfterRunAction<R> {
  * order given, the Agent's before the run's; the first that stops, rejects or pauses ends that hook
  * point's turn. A hook that throws ends the run with a `MiddlewareError` naming it.
  */
-export interface Middleware<S extends StateSchema = StateSchema> {
+export interface Middleware<S extends StateSchema = AnyStateSchema> {
   /** Names the middleware in errors, stops and events. */
   readonly name: string;
   beforeModel?(context: BeforeModelContext<S>): MaybePromise<BeforeModelAction | void>;

@@ -76,23 +76,31 @@ async function call(middleware: Middleware, hook: Hook, context: object): Promis
   try {
     action = await (middleware[hook] as (context: object) => unknown).call(middleware, context);
   } catch (error) {
-    throw new MiddlewareError({ middleware: middleware.name, hook, message: `threw in ${hook}: ${describeError(error)}`, cause: error });
+    throw hookThrew(middleware.name, hook, error);
   }
   if (action === undefined || action === null) return undefined;
   if (!isPlainObject(action)) throw notAnAction({ middleware: middleware.name, hook, action, expected: "an action object or nothing" });
   return action;
 }
 
+/** The MiddlewareError for a hook that threw: one sentence naming the middleware and the hook, the error kept as its cause. */
+export function hookThrew(middleware: string, hook: HookPoint, error: unknown): MiddlewareError {
+  return new MiddlewareError({ middleware, hook, message: `threw in ${hook}: ${describeError(error).replace(/\.$/, "")}.`, cause: error });
+}
+
 /** Reads a `{ stop: { reason, details? } }` a hook returned. */
 export function readStop(middleware: string, hook: HookPoint, stop: unknown): RunStop {
-  if (!isPlainObject(stop) || typeof stop.reason !== "string" || stop.reason.trim() === "" || (stop.details !== undefined && !isPlainObject(stop.details))) {
+  if (!isPlainObject(stop) || typeof stop.reason !== "string" || stop.reason.trim() === "") {
     throw new MiddlewareError({ middleware, hook, message: `returned a stop in ${hook} without a reason: return { stop: { reason: "why", details?: { ... } } }.` });
+  }
+  if (stop.details !== undefined && !isPlainObject(stop.details)) {
+    throw new MiddlewareError({ middleware, hook, message: `returned a stop in ${hook} whose details are ${describeKind(stop.details)}, not an object: return { stop: { reason: "why", details?: { ... } } }.` });
   }
   return { middleware, hook, reason: stop.reason, ...(stop.details !== undefined && { details: stop.details as Record<string, unknown> }) };
 }
 
 /** A hook's return value that is not one of its hook point's actions. */
-interface NotAnAction {
+export interface NotAnAction {
   /** The middleware's `name`. */
   readonly middleware: string;
   readonly hook: HookPoint;
@@ -102,7 +110,8 @@ interface NotAnAction {
   readonly expected: string;
 }
 
-function notAnAction({ middleware, hook, action, expected }: NotAnAction): MiddlewareError {
+/** The MiddlewareError for a hook that returned something that is not one of its actions (`expected` lists them). */
+export function notAnAction({ middleware, hook, action, expected }: NotAnAction): MiddlewareError {
   return new MiddlewareError({ middleware, hook, message: `returned ${describeAction(action)} from ${hook}, which is not one of its actions; return ${expected}.` });
 }
 
