@@ -50,7 +50,6 @@ async function decideStep(run: RunContext, prepared: PreparedCalls): Promise<Pre
   }
   run.cursor.resuming = false;
   if (step.nested || run.features.beforeTool.length === 0) return prepared;
-  const { calls, keys } = prepared;
   let decided: Awaited<ReturnType<typeof decideCalls>>;
   try {
     decided = await decideCalls(run, prepared, step.decisions);

@@ -1,7 +1,6 @@
 import { ChatMessage, type ToolCall } from "../chat/chatMessage";
 import type { StreamingCallback, StreamingChunk } from "../chat/streaming";
 import type { ConfirmationDecision } from "../hitl/confirmationTypes";
-import { ConfigurationError } from "../errors";
 import { mergeToolOutputs } from "../state/mergeToolOutputs";
 import type { State } from "../state/state";
 import { AbortScope } from "../util/abortScope";
@@ -10,8 +9,10 @@ import { Semaphore } from "../util/semaphore";
 import { isThenable } from "../util/isThenable";
 import { describeThrown } from "../util/thrownValue";
 import { prepareArguments } from "./prepareArguments";
-import { type SubRunTool, type Tool, type ToolContext, type ToolProgress, toolInternals } from "./tool";
-import { toolProgressChunk } from "./toolProgressChunk";
+import { CallContext, type StepIdentity } from "./callContext";
+import { deferred, dependencies } from "./callOrder";
+import { decidedCall, decisionMeta, withDecisionNote } from "./decisionNote";
+import { type SubRunTool, type Tool, toolInternals } from "./tool";
 import { injectionProblem } from "./injectedParameters";
 import { conversionFailed, injectionFailed, invalidUserArguments, mergeFailed, rejectedByUser, type ToolCallFailure, toolNotFound, toolThrew, toolTimedOut } from "./toolCallFailure";
 import { reportToolFault } from "./reportToolFault";
@@ -84,15 +85,7 @@ export interface NestedStep {
   readonly paused: Map<number, SubRunPause>;
 }
 
-/** Which step of which run the calls belong to: what their idempotency keys are made of. */
-export interface StepIdentity {
-  /** The run's id (made on first use when the run was given none). */
-  readonly runId: () => string;
-  /** The step's number in the run (its model call's, from 1). */
-  readonly step: number;
-  /** Each call's key within the step (`callKeys`): its id, or `#<index>` when the id is missing or repeated. */
-  readonly keys: readonly string[];
-}
+export type { StepIdentity } from "./callContext";
 
 // Calls invoked outside an Agent run (tests of this module): keys made of their ids.
 const outsideARun: StepIdentity = { runId: () => "none", step: 0, keys: [] };
@@ -340,112 +333,7 @@ function raceCall(returned: PromiseLike<unknown>, abort: AbortScope, callSignal:
   });
 }
 
-/** What a tool's function gets besides its arguments; `state` only for a tool declared with usesState. */
-class CallContext implements ToolContext {
-  private readonly tool: Tool;
-  private readonly runState: State;
-  // The call's own signal (with a time limit), else the run's, read only if the tool asks for it.
-  private readonly signalSource: AbortSignal | AbortScope;
-  readonly toolCall: ToolCall;
-  private readonly step: StepIdentity;
-  private readonly index: number;
-  private streamingCallback: StreamingCallback | undefined;
-
-  constructor(run: CallToRun, signalSource: AbortSignal | AbortScope) {
-    const { tool, call, options, step, index } = run;
-    this.tool = tool;
-    this.runState = options.state;
-    this.signalSource = signalSource;
-    this.toolCall = call;
-    this.step = step;
-    this.index = index;
-    this.streamingCallback = options.streamingCallback;
-  }
-
-  reportProgress(progress: ToolProgress): void {
-    const callback = this.streamingCallback;
-    const chunk = callback && toolProgressChunk(this.index, this.toolCall, progress);
-    if (!chunk) return;
-    // A progress report comes from inside a running tool (often a notification handler): the
-    // callback's failure must neither fail that tool nor surface as an unhandled rejection.
-    try {
-      const pending: unknown = callback!(chunk);
-      if (isThenable(pending)) Promise.resolve(pending).catch(ignore);
-    } catch {}
-  }
-
-  /** After the call ended, reports are dropped: its `toolResult` chunk is the last word on it. */
-  end(): void {
-    this.streamingCallback = undefined;
-  }
-
-  get idempotencyKey(): string {
-    return `${this.step.runId()}:${this.step.step}:${this.step.keys[this.index] ?? this.toolCall.id ?? `#${this.index}`}`;
-  }
-
-  get signal(): AbortSignal {
-    return this.signalSource instanceof AbortSignal ? this.signalSource : this.signalSource.signal;
-  }
-
-  get state(): State {
-    if (!this.tool.usesState) {
-      throw new ConfigurationError(
-        `Tool '${this.tool.name}'`,
-        `Tool '${this.tool.name}' read context.state but was not declared with usesState: true; declare it so that its calls are ordered against the other calls of a step.`,
-      );
-    }
-    return this.runState;
-  }
-}
-
-// For each call, the latest earlier call it must wait for: one that writes a key it reads, or any
-// call when either side uses the whole State. Waiting for the latest is enough, since results are
-// committed in call order. One pass, so a reply with 10,000 calls costs 10,000 steps, not 10,000².
-function dependencies(tools: ReadonlyArray<Tool | undefined>): Array<number | undefined> {
-  const lastWriter = new Map<string, number>();
-  let lastCall: number | undefined;
-  let lastWholeState: number | undefined;
-  return tools.map((tool, index) => {
-    if (!tool) return undefined;
-    const { inputsFromState, writesKeys } = toolInternals(tool);
-    let dependency = tool.usesState ? lastCall : lastWholeState;
-    if (!tool.usesState) {
-      for (const [key] of inputsFromState) {
-        const writer = lastWriter.get(key);
-        if (writer !== undefined && (dependency === undefined || writer > dependency)) dependency = writer;
-      }
-    }
-    for (const key of writesKeys) lastWriter.set(key, index);
-    if (tool.usesState) lastWholeState = index;
-    lastCall = index;
-    return dependency;
-  });
-}
-
-// A modified call tells the model what actually ran; the history keeps the model's own call too.
-function withDecisionNote(text: string, decision: ConfirmationDecision | undefined): string {
-  if (decision?.action !== "modify") return text;
-  return `The user changed the arguments to ${JSON.stringify(decision.arguments)}${decision.feedback ? ` (${decision.feedback})` : ""}. Result: ${text}`;
-}
-
-function decidedCall(call: ToolCall, decision: ConfirmationDecision | undefined): ToolCall {
-  return decision?.action === "modify" ? { ...call, arguments: decision.arguments } : call;
-}
-
-function decisionMeta(call: ToolCall, decision: ConfirmationDecision): Record<string, unknown> {
-  const confirmation: Record<string, unknown> = { action: decision.action };
-  if (decision.feedback !== undefined) confirmation.feedback = decision.feedback;
-  if (decision.action === "modify") confirmation.modelArguments = call.arguments;
-  return { confirmation };
-}
-
 function sentence(text: string): string {
   const trimmed = text.trim();
   return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
-}
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
 }
