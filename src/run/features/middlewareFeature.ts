@@ -3,6 +3,7 @@ import { describeError } from "../../errors";
 import { decisionShape, parseDecision } from "../../hitl/parseDecision";
 import { describeKind } from "../../util/describeValue";
 import { isPlainObject } from "../../util/isPlainObject";
+import { isThenable } from "../../util/isThenable";
 import type { HookContext, HookPoint, Middleware, RunStop } from "../middleware";
 import { MiddlewareError } from "../middlewareError";
 import type { RunContext } from "../runContext";
@@ -13,51 +14,51 @@ export function middlewareFeature(middleware: Middleware): RunFeature {
   const { name } = middleware;
   const feature: RunFeature = {};
   if (middleware.beforeModel) {
-    feature.beforeModel = async (run, request) => {
-      const action = await call(middleware, "beforeModel", { ...hookContext(run, run.cursor.stepCount + 1), messages: request.messages, tools: request.tools });
-      if (action === undefined) return undefined;
-      if ("stop" in action) return { stop: readStop(name, "beforeModel", action.stop) };
-      const { messages, tools } = action;
-      if (Object.keys(action).some((key) => key !== "messages" && key !== "tools") || (messages !== undefined && !isMessages(messages)) || (tools !== undefined && !Array.isArray(tools))) {
-        throw notAnAction({ middleware: name, hook: "beforeModel", action, expected: "nothing, { messages?: ChatMessage[], tools?: ToolSpec[] } or { stop: { reason } }" });
-      }
-      return { ...(messages !== undefined && { messages: messages as ChatMessage[] }), ...(tools !== undefined && { tools: tools as never }) };
-    };
+    feature.beforeModel = (run, request) =>
+      call(middleware, "beforeModel", { ...hookContext(run, run.cursor.stepCount + 1), messages: request.messages, tools: request.tools }, (action) => {
+        if (action === undefined) return undefined;
+        if ("stop" in action) return { stop: readStop(name, "beforeModel", action.stop) };
+        const { messages, tools } = action;
+        if (Object.keys(action).some((key) => key !== "messages" && key !== "tools") || (messages !== undefined && !isMessages(messages)) || (tools !== undefined && !Array.isArray(tools))) {
+          throw notAnAction({ middleware: name, hook: "beforeModel", action, expected: "nothing, { messages?: ChatMessage[], tools?: ToolSpec[] } or { stop: { reason } }" });
+        }
+        return { ...(messages !== undefined && { messages: messages as ChatMessage[] }), ...(tools !== undefined && { tools: tools as never }) };
+      });
   }
   if (middleware.afterModel) {
-    feature.afterModel = async (run, replies) => {
-      const action = await call(middleware, "afterModel", { ...hookContext(run, run.cursor.stepCount + 1), replies });
-      if (action === undefined) return undefined;
-      if ("stop" in action) return { stop: readStop(name, "afterModel", action.stop) };
-      if ("replies" in action && isMessages(action.replies)) return { replies: action.replies as ChatMessage[] };
-      if ("reject" in action && typeof action.reject === "string" && action.reject.trim() !== "") return { reject: action.reject, by: name };
-      throw notAnAction({ middleware: name, hook: "afterModel", action, expected: "nothing, { replies: ChatMessage[] }, { reject: \"what to tell the model\" } or { stop: { reason } }" });
-    };
+    feature.afterModel = (run, replies) =>
+      call(middleware, "afterModel", { ...hookContext(run, run.cursor.stepCount + 1), replies }, (action) => {
+        if (action === undefined) return undefined;
+        if ("stop" in action) return { stop: readStop(name, "afterModel", action.stop) };
+        if ("replies" in action && isMessages(action.replies)) return { replies: action.replies as ChatMessage[] };
+        if ("reject" in action && typeof action.reject === "string" && action.reject.trim() !== "") return { reject: action.reject, by: name };
+        throw notAnAction({ middleware: name, hook: "afterModel", action, expected: "nothing, { replies: ChatMessage[] }, { reject: \"what to tell the model\" } or { stop: { reason } }" });
+      });
   }
   if (middleware.beforeTool) {
-    feature.beforeTool = async (run, toolCall) => {
-      const action = await call(middleware, "beforeTool", { ...hookContext(run, run.cursor.stepCount), toolCall: toolCall.toolCall, callKey: toolCall.key, arguments: toolCall.arguments });
-      if (action === undefined) return undefined;
-      if ("stop" in action) return { stop: readStop(name, "beforeTool", action.stop) };
-      if (action.action === "pause" && Object.keys(action).length === 1) return { action: "pause" as const };
-      const parsed = parseDecision(action);
-      if ("problem" in parsed) throw notAnAction({ middleware: name, hook: "beforeTool", action, expected: `nothing, ${decisionShape}, { action: "pause" } or { stop: { reason } } (${parsed.problem})` });
-      return parsed.decision;
-    };
+    feature.beforeTool = (run, toolCall) =>
+      call(middleware, "beforeTool", { ...hookContext(run, run.cursor.stepCount), toolCall: toolCall.toolCall, callKey: toolCall.key, arguments: toolCall.arguments }, (action) => {
+        if (action === undefined) return undefined;
+        if ("stop" in action) return { stop: readStop(name, "beforeTool", action.stop) };
+        if (action.action === "pause" && Object.keys(action).length === 1) return { action: "pause" as const };
+        const parsed = parseDecision(action);
+        if ("problem" in parsed) throw notAnAction({ middleware: name, hook: "beforeTool", action, expected: `nothing, ${decisionShape}, { action: "pause" } or { stop: { reason } } (${parsed.problem})` });
+        return parsed.decision;
+      });
   }
   if (middleware.afterTool) {
-    feature.afterTool = async (run, ended) => {
-      const action = await call(middleware, "afterTool", { ...hookContext(run, run.cursor.stepCount), toolCall: ended.toolCall, callKey: ended.key, failed: ended.failed, result: ended.result });
-      if (action === undefined) return undefined;
-      if ("stop" in action) return { stop: readStop(name, "afterTool", action.stop) };
-      if (Object.keys(action).some((key) => key !== "result" && key !== "text") || ("text" in action && typeof action.text !== "string")) {
-        throw notAnAction({ middleware: name, hook: "afterTool", action, expected: "nothing, { result?, text?: string } or { stop: { reason } }" });
-      }
-      if ("result" in action && ended.failed) {
-        throw new MiddlewareError({ middleware: name, hook: "afterTool", message: `returned a result for the failed call '${ended.key}' (${ended.toolCall.toolName}); a failed call has none, so return { text } to change what the model gets.` });
-      }
-      return action;
-    };
+    feature.afterTool = (run, ended) =>
+      call(middleware, "afterTool", { ...hookContext(run, run.cursor.stepCount), toolCall: ended.toolCall, callKey: ended.key, failed: ended.failed, result: ended.result }, (action) => {
+        if (action === undefined) return undefined;
+        if ("stop" in action) return { stop: readStop(name, "afterTool", action.stop) };
+        if (Object.keys(action).some((key) => key !== "result" && key !== "text") || ("text" in action && typeof action.text !== "string")) {
+          throw notAnAction({ middleware: name, hook: "afterTool", action, expected: "nothing, { result?, text?: string } or { stop: { reason } }" });
+        }
+        if ("result" in action && ended.failed) {
+          throw new MiddlewareError({ middleware: name, hook: "afterTool", message: `returned a result for the failed call '${ended.key}' (${ended.toolCall.toolName}); a failed call has none, so return { text } to change what the model gets.` });
+        }
+        return action;
+      });
   }
   return feature;
 }
@@ -69,15 +70,26 @@ export function hookContext(run: RunContext, step: number): HookContext {
 
 type Hook = Exclude<HookPoint, "afterRun">;
 
-// Calls one hook; a throw becomes a MiddlewareError naming the middleware and the hook. Anything but
-// an object (or nothing) is not an action.
-async function call(middleware: Middleware, hook: Hook, context: object): Promise<Record<string, unknown> | undefined> {
-  let action: unknown;
+// Calls one hook and reads its action with `read`: synchronously when the hook answers
+// synchronously (nothing awaited), else once its promise settles. A throw or a rejection becomes a
+// MiddlewareError naming the middleware and the hook; anything but an object (or nothing) is not an action.
+function call<R>(middleware: Middleware, hook: Hook, context: object, read: (action: Record<string, unknown> | undefined) => R): R | Promise<R> {
+  let returned: unknown;
   try {
-    action = await (middleware[hook] as (context: object) => unknown).call(middleware, context);
+    returned = (middleware[hook] as (context: object) => unknown).call(middleware, context);
   } catch (error) {
     throw hookThrew(middleware.name, hook, error);
   }
+  if (!isThenable(returned)) return read(checkedAction(middleware, hook, returned));
+  return Promise.resolve(returned).then(
+    (action) => read(checkedAction(middleware, hook, action)),
+    (error: unknown) => {
+      throw hookThrew(middleware.name, hook, error);
+    },
+  );
+}
+
+function checkedAction(middleware: Middleware, hook: Hook, action: unknown): Record<string, unknown> | undefined {
   if (action === undefined || action === null) return undefined;
   if (!isPlainObject(action)) throw notAnAction({ middleware: middleware.name, hook, action, expected: "an action object or nothing" });
   return action;
