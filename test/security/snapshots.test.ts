@@ -204,6 +204,7 @@ describe("usage and trace context in a snapshot", () => {
       fuzzParameters(runs),
     );
     // Not vacuous: well-formed usage and trace contexts do resume.
+    console.log("RESUMED", resumed, runs);
     expect(resumed).toBeGreaterThan(runs / 10);
   }, fuzzTimeout(runs, 20));
 });
