@@ -23,6 +23,7 @@ import { type AgentStreamEvent, EventQueue } from "./agentStream";
 import { resumeRun } from "./resumeRun";
 import { runLoop } from "../run/runLoop";
 import { redactValues } from "../util/redact";
+import { reportToolFault } from "../tools/reportToolFault";
 import type { LoopOutcome, LoopStart, RunContext } from "../run/runContext";
 import { attachFeatures } from "../run/runFeatures";
 import { checkMiddleware } from "../run/checkMiddleware";
@@ -246,6 +247,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
       streamingCallback,
       abort,
       redact: redactValues,
+      reportFault: reportToolFault,
       sealSnapshot: (snapshot) => this.#signer?.sign(snapshot) ?? snapshot,
       runId,
       agentName: this.#name,

@@ -1,4 +1,5 @@
 import { redactValues } from "../util/redact";
+import { reportToolFault } from "../tools/reportToolFault";
 import { ConfigurationError } from "../errors";
 import { State } from "../state/state";
 import { normalizeStateSchema, type StateInitialValues, type StateSchema } from "../state/stateSchema";
@@ -120,7 +121,7 @@ export class ToolRunner<S extends StateSchema = {}> {
     try {
       const [outcome] = await invokeTools(
         [{ id, toolName: call.name, arguments: callArguments(call.arguments) }],
-        { tools: this.#tools, state: state as unknown as State, abort, redact: redactValues, concurrency: 1, raiseOnFailure: false, ...(this.#timeoutMs !== undefined && { timeoutMs: this.#timeoutMs }) },
+        { tools: this.#tools, state: state as unknown as State, abort, redact: redactValues, reportFault: reportToolFault, concurrency: 1, raiseOnFailure: false, ...(this.#timeoutMs !== undefined && { timeoutMs: this.#timeoutMs }) },
         { runId: () => options.runId ?? "tool-runner", step, keys: [id] },
       );
       const result = outcome!.message.toolCallResults[0]!;

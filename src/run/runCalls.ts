@@ -67,6 +67,7 @@ function executorFor(run: RunContext): RunExecutor {
     state: run.state,
     abort: run.abort,
     redact: run.redact,
+    reportFault: run.reportFault,
     concurrency: run.toolConcurrency,
     raiseOnFailure: run.raiseOnToolInvocationFailure,
     timeoutMs: run.toolTimeoutMs,

@@ -71,6 +71,8 @@ export interface RunContext {
   readonly maxOutputRetries: number;
   /** How many agent runs enclose this one's tool calls: 1 for a top-level run, one more per agent tool. */
   readonly depth: number;
+  /** Tells the developer of a fault in their code (see InvokeToolsOptions.reportFault). */
+  readonly reportFault: InvokeToolsOptions["reportFault"];
   /** Removes injected state values from error text the model gets (see InvokeToolsOptions.redact). */
   readonly redact: (text: string, values: ReadonlyArray<{ readonly label: string; readonly value: unknown }>) => string;
   /** The features attached at the run's hook points, in order (breakpoints, middleware, confirmations, checkpoints). */

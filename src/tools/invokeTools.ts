@@ -15,7 +15,7 @@ import { decidedCall, decisionMeta, withDecisionNote } from "./decisionNote";
 import { type SubRunTool, type Tool, toolInternals } from "./tool";
 import { injectionProblem } from "./injectedParameters";
 import { conversionFailed, injectionFailed, invalidUserArguments, mergeFailed, rejectedByUser, type ToolCallFailure, toolNotFound, toolThrew, toolTimedOut } from "./toolCallFailure";
-import { reportToolFault } from "./reportToolFault";
+import type { reportToolFault } from "./reportToolFault";
 import { toolResultText } from "./toolResultText";
 import type { ToolCallObservation } from "../observe/callObservation";
 import type { RunObserver } from "../observe/runObserver";
@@ -36,6 +36,12 @@ export interface InvokeToolsOptions {
    * the executor does not decide what the model may read.
    */
   readonly redact: (text: string, values: Injected) => string;
+  /**
+   * Tells the developer of a fault in their code (a tool that threw, a merge handler that failed):
+   * `reportToolFault`, given by every caller, so that the executor does not decide where faults go
+   * (`onToolError` hooks, the debug log).
+   */
+  readonly reportFault: typeof reportToolFault;
   /** How many calls may run at once (≥ 1). */
   readonly concurrency: number;
   /** Throw the failure's error instead of sending the model an error message. */
@@ -193,7 +199,7 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
       committed?.[index]!.resolve();
       // The developer hears of a fault before the call's end is told, whether the run goes on or throws.
       if (!committedCall.ok && committedCall.failure.fault) {
-        reportToolFault(committedCall.failure.fault, { toolName: resolved[index]!.name, call, run: step === outsideARun ? undefined : step, observer: options.observer });
+        options.reportFault(committedCall.failure.fault, { toolName: resolved[index]!.name, call, run: step === outsideARun ? undefined : step, observer: options.observer });
       }
       if (!committedCall.ok && options.raiseOnFailure && committedCall.failure.raise !== false) {
         observed?.[index]?.abandon(committedCall.failure.error);

@@ -1,4 +1,5 @@
 import { redactValues } from "../../src/util/redact";
+import { reportToolFault } from "../../src/tools/reportToolFault";
 import {
   ChatMessage,
   State,
@@ -93,6 +94,7 @@ function options(tools: Tool[], overrides: Partial<InvokeToolsOptions> = {}): In
     state: makeState(),
     abort: new AbortScope(),
     redact: redactValues,
+    reportFault: reportToolFault,
     concurrency: 4,
     raiseOnFailure: false,
     ...overrides,
