@@ -121,7 +121,7 @@ type Execution =
 export type Injected = ReadonlyArray<{ readonly label: string; readonly value: unknown }>;
 
 /**
- * Runs one step's tool calls (§6): calls run concurrently up to `concurrency`; results are merged
+ * Runs one step's tool calls: calls run concurrently up to `concurrency`; results are merged
  * into State and turned into messages in the order the model made the calls, whatever order they
  * finish in. A call that reads a key (inputsFromState) an earlier call writes (outputsToState)
  * starts only after that write; a tool that uses the whole State is ordered against every call.
