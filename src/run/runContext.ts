@@ -106,9 +106,6 @@ export type LoopOutcome =
   | { readonly exitReason: "confirmation_required"; readonly stepCount: number; readonly pending: readonly PendingConfirmation[]; readonly snapshot: AgentSnapshot }
   | { readonly exitReason: "stopped"; readonly stepCount: number; readonly stopped: RunStop; readonly snapshot: AgentSnapshot };
 
-/** The messages of the run so far. */
-export type Conversation = readonly ChatMessage[];
-
 /** A fresh tool step's decisions: none (shared: nothing adds to it). */
 export const noDecisions: ReadonlyMap<string, ConfirmationDecision> = new Map();
 export const noPending: readonly PendingConfirmation[] = Object.freeze([]);
