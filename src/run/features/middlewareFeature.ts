@@ -4,6 +4,7 @@ import { decisionShape, parseDecision } from "../../hitl/parseDecision";
 import { describeKind } from "../../util/describeValue";
 import { isPlainObject } from "../../util/isPlainObject";
 import { isThenable } from "../../util/isThenable";
+import { truncateForEcho } from "../../util/truncate";
 import type { HookContext, HookPoint, Middleware, RunStop } from "../middleware";
 import { MiddlewareError } from "../middlewareError";
 import type { RunContext } from "../runContext";
@@ -55,7 +56,7 @@ export function middlewareFeature(middleware: Middleware): RunFeature {
           throw notAnAction({ middleware: name, hook: "afterTool", action, expected: "nothing, { result?, text?: string } or { stop: { reason } }" });
         }
         if ("result" in action && ended.failed) {
-          throw new MiddlewareError({ middleware: name, hook: "afterTool", message: `returned a result for the failed call '${ended.key}' (${ended.toolCall.toolName}); a failed call has none, so return { text } to change what the model gets.` });
+          throw new MiddlewareError({ middleware: name, hook: "afterTool", message: `returned a result for the failed call '${truncateForEcho(ended.key)}' (${truncateForEcho(ended.toolCall.toolName)}); a failed call has none, so return { text } to change what the model gets.` });
         }
         return action;
       });
