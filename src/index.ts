@@ -44,6 +44,7 @@ export type {
   RunResultLike,
   RunStop,
   StopAction,
+  StopReason,
 } from "./run/middleware";
 export { MiddlewareError } from "./run/middlewareError";
 export { ToolRunner } from "./agent/toolRunner";

@@ -12,7 +12,7 @@ import type { AgentHooks } from "../observe/runEvents";
 import type { RunUsage } from "../observe/runUsage";
 import type { OutputOf, OutputSchema } from "./finalOutput";
 import type { PromptTemplate } from "../prompt/isPromptTemplate";
-import type { Middleware, RunStop } from "../run/middleware";
+import type { Middleware, RunStop, StopReason } from "../run/middleware";
 
 /** What a `systemPrompt` function gets besides the state: the run's identity. */
 export interface SystemPromptRun {
@@ -152,7 +152,7 @@ export type AgentRunInput<S extends StateSchema, O extends OutputSchema | undefi
  * Why a run ended: `"text"`, `"max_agent_steps"`, `"confirmation_required"`, or the name of an
  * exit-condition tool (`E`: the tool names of the Agent's `exitConditions` when they are literals).
  */
-export type ExitReason<E extends string = string> = "text" | "max_agent_steps" | "confirmation_required" | "stopped" | E;
+export type ExitReason<E extends string = string> = "text" | "max_agent_steps" | "confirmation_required" | StopReason | E;
 
 /** What every run result has: the conversation, how many steps it took, and every state key that has a value. */
 export type AgentResultBase<S extends StateSchema> = Partial<Omit<StateValues<S>, "messages">> & {
@@ -179,16 +179,10 @@ export type AgentResult<S extends StateSchema, E extends string = string, O exte
       stopped?: undefined;
       snapshot?: undefined;
     })
-  | (AgentResultBase<S> & { exitReason: Exclude<ExitReason<E>, "confirmation_required" | "text" | "stopped">; output?: undefined; pendingConfirmations?: undefined; stopped?: undefined; snapshot?: undefined })
-  | (AgentResultBase<S> & {
-      exitReason: "stopped";
-      output?: undefined;
-      pendingConfirmations?: undefined;
-      /** Which middleware stopped the run, at which hook point, why (and its details). */
-      stopped: RunStop;
-      /** Continue with `agent.run({ snapshot })` (the middleware that stopped it runs again there). */
-      snapshot: AgentSnapshot;
-    })
+  | (AgentResultBase<S> & { exitReason: Exclude<ExitReason<E>, "confirmation_required" | "text" | StopReason>; output?: undefined; pendingConfirmations?: undefined; stopped?: undefined; snapshot?: undefined })
+  | StoppedResult<S, "stopped">
+  | StoppedResult<S, "budget_exhausted">
+  | StoppedResult<S, "guardrail_tripped">
   | (AgentResultBase<S> & {
       exitReason: "confirmation_required";
       output?: undefined;
@@ -198,6 +192,17 @@ export type AgentResult<S extends StateSchema, E extends string = string, O exte
       /** Continue with `agent.run({ snapshot, decisions })`. */
       snapshot: AgentSnapshot;
     });
+
+/** A run a middleware stopped (one variant per exit reason, so that checking `exitReason` narrows). */
+export type StoppedResult<S extends StateSchema, R extends StopReason> = AgentResultBase<S> & {
+  exitReason: R;
+  output?: undefined;
+  pendingConfirmations?: undefined;
+  /** Which middleware stopped the run, at which hook point, why (and its details). */
+  stopped: RunStop;
+  /** Continue with `agent.run({ snapshot })` (the middleware that stopped it runs again there). */
+  snapshot: AgentSnapshot;
+};
 
 /** Option names of `run` (besides state keys). */
 export const runOptionKeys: ReadonlySet<string> = new Set([

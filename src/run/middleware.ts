@@ -15,9 +15,18 @@ export type MaybePromise<T> = T | Promise<T>;
 /** The moments of a run a middleware can act at, in the order a step passes them. */
 export type HookPoint = "beforeModel" | "afterModel" | "beforeTool" | "afterTool" | "afterRun";
 
-/** Ends the run: `exitReason: "stopped"`, with this reason and a snapshot that continues it. */
+/**
+ * Why a stopped run ended, as its `exitReason`: `"stopped"` (the default), or one of the reasons the
+ * built-in guards use — `"budget_exhausted"` (a budget ran out) and `"guardrail_tripped"` (a
+ * guardrail refused to go on). Each ends the run the same way: `result.stopped` and a snapshot.
+ */
+export type StopReason = "stopped" | "budget_exhausted" | "guardrail_tripped";
+
+/** Ends the run: `exitReason: "stopped"` (or `stop.exitReason`), with this reason and a snapshot that continues it. */
 export interface StopAction {
   readonly stop: {
+    /** The run's exitReason; default `"stopped"`. */
+    readonly exitReason?: StopReason;
     /** Why, for people and logs (the result's `stopped.reason`). */
     readonly reason: string;
     /** Facts for the caller (which budget, the figures): plain JSON, kept in the result's `stopped.details`. */
@@ -140,8 +149,10 @@ export interface RunResultLike {
   readonly [key: string]: unknown;
 }
 
-/** Why a run stopped (`exitReason: "stopped"`): which middleware, at which hook point, and its reason. */
+/** Why a run stopped (`exitReason: "stopped"`, `"budget_exhausted"` or `"guardrail_tripped"`): which middleware, at which hook point, and its reason. */
 export interface RunStop {
+  /** The run's exitReason. */
+  readonly exitReason: StopReason;
   readonly middleware: string;
   readonly hook: HookPoint;
   readonly reason: string;

@@ -53,5 +53,5 @@ export async function reachCheckpoint(run: RunContext): Promise<void> {
 
 /** Ends the run because a middleware stopped it: `exitReason: "stopped"`, with a snapshot that continues from here. */
 export function stopRun(run: RunContext, stopped: RunStop, toolStep: Parameters<typeof snapshotAt>[1] = null): LoopOutcome {
-  return { exitReason: "stopped", stepCount: run.cursor.stepCount, stopped, snapshot: snapshotAt(run, toolStep) };
+  return { exitReason: stopped.exitReason, stepCount: run.cursor.stepCount, stopped, snapshot: snapshotAt(run, toolStep) };
 }

@@ -11,7 +11,7 @@ import type { InvokeToolsOptions, NestedStep } from "../tools/invokeTools";
 import type { AbortScope } from "../util/abortScope";
 import type { AgentSnapshot, RunPosition } from "../agent/snapshot";
 import type { FinalOutput } from "../agent/finalOutput";
-import type { MaybePromise, RunStop } from "./middleware";
+import type { MaybePromise, RunStop, StopReason } from "./middleware";
 
 /** Where a run stands, kept in one object the steps move on: what a snapshot is made of. */
 export interface RunCursor {
@@ -104,7 +104,7 @@ export type LoopOutcome =
   | { readonly exitReason: "text"; readonly stepCount: number; readonly output?: unknown }
   | { readonly exitReason: string; readonly stepCount: number }
   | { readonly exitReason: "confirmation_required"; readonly stepCount: number; readonly pending: readonly PendingConfirmation[]; readonly snapshot: AgentSnapshot }
-  | { readonly exitReason: "stopped"; readonly stepCount: number; readonly stopped: RunStop; readonly snapshot: AgentSnapshot };
+  | { readonly exitReason: StopReason; readonly stepCount: number; readonly stopped: RunStop; readonly snapshot: AgentSnapshot };
 
 /** A fresh tool step's decisions: none (shared: nothing adds to it). */
 export const noDecisions: ReadonlyMap<string, ConfirmationDecision> = new Map();

@@ -10,7 +10,7 @@ describe("AgentResult types", () => {
     const agent = new Agent({ chatGenerator, tools: [finalizePlan], exitConditions: ["text", "finalize_plan"] });
     const run = () => agent.run({ messages: [ChatMessage.fromUser("Plan it.")] });
 
-    expectTypeOf<Awaited<ReturnType<typeof run>>["exitReason"]>().toEqualTypeOf<"text" | "max_agent_steps" | "confirmation_required" | "stopped" | "finalize_plan">();
+    expectTypeOf<Awaited<ReturnType<typeof run>>["exitReason"]>().toEqualTypeOf<"text" | "max_agent_steps" | "confirmation_required" | "stopped" | "budget_exhausted" | "guardrail_tripped" | "finalize_plan">();
   });
 
   it("has no tool names in exitReason without exitConditions, and any string for a non-literal list", () => {
@@ -18,7 +18,7 @@ describe("AgentResult types", () => {
     const conditions: string[] = ["text"];
     const dynamic = new Agent({ chatGenerator, exitConditions: conditions });
 
-    expectTypeOf<Awaited<ReturnType<typeof plain.run>>["exitReason"]>().toEqualTypeOf<"text" | "max_agent_steps" | "confirmation_required" | "stopped">();
+    expectTypeOf<Awaited<ReturnType<typeof plain.run>>["exitReason"]>().toEqualTypeOf<"text" | "max_agent_steps" | "confirmation_required" | "stopped" | "budget_exhausted" | "guardrail_tripped">();
     expectTypeOf<Awaited<ReturnType<typeof dynamic.run>>["exitReason"]>().toEqualTypeOf<string>();
   });
 
@@ -29,7 +29,7 @@ describe("AgentResult types", () => {
       if (result.exitReason === "confirmation_required") {
         expectTypeOf(result.snapshot).toEqualTypeOf<AgentSnapshot>();
         expectTypeOf(result.pendingConfirmations).toEqualTypeOf<PendingConfirmation[]>();
-      } else if (result.exitReason === "stopped") {
+      } else if (result.exitReason === "stopped" || result.exitReason === "budget_exhausted" || result.exitReason === "guardrail_tripped") {
         expectTypeOf(result.snapshot).toEqualTypeOf<AgentSnapshot>();
         expectTypeOf(result.stopped).toEqualTypeOf<RunStop>();
       } else {

@@ -107,7 +107,7 @@ describe("RunQueue and RunWorker on a real Redis", () => {
       const outcome = await queue.result(runId);
       if (outcome.status !== "done") throw new Error(`not done: ${outcome.status}`);
       expect(outcome.result.exitReason).toBe("stopped");
-      expect(outcome.result.stopped).toEqual({ middleware: "budget", hook: "beforeModel", reason: "two model calls", details: { used: 2 } });
+      expect(outcome.result.stopped).toEqual({ exitReason: "stopped", middleware: "budget", hook: "beforeModel", reason: "two model calls", details: { used: 2 } });
       expect(outcome.result.stepCount).toBe(2);
       expect(outcome.result.state).toEqual({});
       expect(calls).toEqual(["run-stopped:1:c1", "run-stopped:2:c2"]);

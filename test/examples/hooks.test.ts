@@ -45,7 +45,7 @@ describe("examples/hooks", () => {
     const { first, resumed } = await runBudgetExample(quiet);
 
     expect(first.exitReason).toBe("stopped");
-    expect(first.stopped).toEqual({ middleware: "budget", hook: "beforeModel", reason: "the run's budget is spent", details: { maxTotalTokens: 700, maxModelCalls: 10, totalTokens: 770, modelCalls: 2 } });
+    expect(first.stopped).toEqual({ exitReason: "stopped", middleware: "budget", hook: "beforeModel", reason: "the run's budget is spent", details: { maxTotalTokens: 700, maxModelCalls: 10, totalTokens: 770, modelCalls: 2 } });
     expect(resumed.exitReason).toBe("text");
     expect(resumed.usage).toMatchObject({ modelCalls: 3, totalTokens: 1070, toolCalls: 2 });
   });

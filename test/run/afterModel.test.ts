@@ -80,7 +80,7 @@ describe("Middleware.afterModel", () => {
     const stopped = await agent.run(question());
     if (stopped.exitReason !== "stopped") throw new Error(`stopped expected, got ${stopped.exitReason}`);
 
-    expect(stopped.stopped).toEqual({ middleware: "review", hook: "afterModel", reason: "a person reviews refunds", details: { calls: 2 } });
+    expect(stopped.stopped).toEqual({ exitReason: "stopped", middleware: "review", hook: "afterModel", reason: "a person reviews refunds", details: { calls: 2 } });
     expect(stopped.stepCount).toBe(1);
     expect(stopped.lastMessage.toolCalls.map((c) => c.id)).toEqual(["l1", "r1"]);
     expect(stopped.snapshot).toMatchObject({ stepCount: 1, next: "tool" });
@@ -112,7 +112,7 @@ describe("Middleware.afterModel", () => {
     const resumed = await agent.run({ snapshot: stopped.snapshot });
 
     expect(stopped.lastMessage.text).toBe("Refunds take a week.");
-    expect(stopped.stopped).toEqual({ middleware: "fact-check", hook: "afterModel", reason: "check the refund time" });
+    expect(stopped.stopped).toEqual({ exitReason: "stopped", middleware: "fact-check", hook: "afterModel", reason: "check the refund time" });
     expect(resumed.lastMessage.text).toBe("Refunds take five working days.");
     expect(model.requests).toHaveLength(2);
   });

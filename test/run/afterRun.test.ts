@@ -66,7 +66,7 @@ describe("Middleware.afterRun", () => {
 
     expect(results[0]).toMatchObject({
       exitReason: "stopped",
-      stopped: { middleware: "budget", hook: "beforeModel", reason: "one call only" },
+      stopped: { exitReason: "stopped", middleware: "budget", hook: "beforeModel", reason: "one call only" },
       snapshot: { next: "chat_generator" },
       usage: { modelCalls: 1, toolCalls: 1 },
     });

@@ -86,7 +86,7 @@ describe("Middleware.afterTool", () => {
     const stopped = await agent.run(question());
     if (stopped.exitReason !== "stopped") throw new Error(`stopped expected, got ${stopped.exitReason}`);
 
-    expect(stopped.stopped).toEqual({ middleware: "limit", hook: "afterTool", reason: "order looked up", details: { order: "A-100" } });
+    expect(stopped.stopped).toEqual({ exitReason: "stopped", middleware: "limit", hook: "afterTool", reason: "order looked up", details: { order: "A-100" } });
     expect(log.map((entry) => entry.tool)).toEqual(["lookup_order", "issue_refund"]);
     // The stop ends the turn of the call it came from; the other calls are told as usual.
     expect(told).toEqual(["r1"]);

@@ -56,6 +56,23 @@ describe("Middleware.beforeModel", () => {
     expect(model.requests[0]!.tools).toEqual([]);
   });
 
+  it("ends the run with the exitReason a stop names (budget_exhausted, guardrail_tripped), and refuses any other", async () => {
+    for (const exitReason of ["budget_exhausted", "guardrail_tripped"] as const) {
+      const { agent } = refundDesk({
+        script: [calls(lookupCall), ChatMessage.fromAssistant("It can be refunded.")],
+        middleware: [{ name: "cap", beforeModel: ({ usage }) => (usage.modelCalls >= 1 ? { stop: { reason: "one call", exitReason } } : undefined) }],
+      });
+      const result = await agent.run(question());
+      expect(result.exitReason).toBe(exitReason);
+      expect(result.stopped).toEqual({ exitReason, middleware: "cap", hook: "beforeModel", reason: "one call" });
+      expect(result.snapshot).toMatchObject({ stepCount: 1, next: "chat_generator" });
+    }
+    const { agent } = refundDesk({ script: [ChatMessage.fromAssistant("ok")], middleware: [{ name: "cap", beforeModel: () => ({ stop: { reason: "no", exitReason: "text" } }) } as unknown as Middleware] });
+    await expect(agent.run(question())).rejects.toThrow(
+      "Middleware 'cap' returned a stop in beforeModel with exitReason string \"text\"; a stop ends the run as \"stopped\" (the default), \"budget_exhausted\" or \"guardrail_tripped\".",
+    );
+  });
+
   it("stops the run before the model call: exitReason 'stopped', the stop with its details, and a snapshot", async () => {
     const { agent, model, log } = refundDesk({
       script: [calls(lookupCall), ChatMessage.fromAssistant("It can be refunded.")],
@@ -65,7 +82,7 @@ describe("Middleware.beforeModel", () => {
     const result = await agent.run(question());
 
     if (result.exitReason !== "stopped") throw new Error(`stopped expected, got ${result.exitReason}`);
-    expect(result.stopped).toEqual({ middleware: "budget", hook: "beforeModel", reason: "model-call budget spent", details: { limit: 1, used: 1 } });
+    expect(result.stopped).toEqual({ exitReason: "stopped", middleware: "budget", hook: "beforeModel", reason: "model-call budget spent", details: { limit: 1, used: 1 } });
     expect(result.stepCount).toBe(1);
     expect(model.requests).toHaveLength(1);
     expect(log.map((entry) => entry.tool)).toEqual(["lookup_order"]);
@@ -175,7 +192,7 @@ describe("Middleware.beforeModel", () => {
     const result = await agent.run(question());
 
     expect(asked).toEqual(["quiet", "guard"]);
-    expect(result.stopped).toEqual({ middleware: "guard", hook: "beforeModel", reason: "guard says stop" });
+    expect(result.stopped).toEqual({ exitReason: "stopped", middleware: "guard", hook: "beforeModel", reason: "guard says stop" });
     expect(result.stepCount).toBe(0);
     expect(model.requests).toHaveLength(0);
   });

@@ -136,7 +136,7 @@ describe("Middleware.beforeTool", () => {
     const stopped = await agent.run(question());
     if (stopped.exitReason !== "stopped") throw new Error(`stopped expected, got ${stopped.exitReason}`);
 
-    expect(stopped.stopped).toEqual({ middleware: "fraud", hook: "beforeTool", reason: "fraud check", details: { call: "r1" } });
+    expect(stopped.stopped).toEqual({ exitReason: "stopped", middleware: "fraud", hook: "beforeTool", reason: "fraud check", details: { call: "r1" } });
     expect(log).toEqual([]);
     expect(stopped.snapshot).toMatchObject({ stepCount: 1, next: "tool" });
     expect(stopped.usage).toMatchObject({ modelCalls: 1, toolCalls: 0 });

@@ -109,7 +109,11 @@ export function readStop(middleware: string, hook: HookPoint, stop: unknown): Ru
   if (stop.details !== undefined && !isPlainObject(stop.details)) {
     throw new MiddlewareError({ middleware, hook, message: `returned a stop in ${hook} whose details are ${describeKind(stop.details)}, not an object: return { stop: { reason: "why", details?: { ... } } }.` });
   }
-  return { middleware, hook, reason: stop.reason, ...(stop.details !== undefined && { details: stop.details as Record<string, unknown> }) };
+  const exitReason = stop.exitReason ?? "stopped";
+  if (exitReason !== "stopped" && exitReason !== "budget_exhausted" && exitReason !== "guardrail_tripped") {
+    throw new MiddlewareError({ middleware, hook, message: `returned a stop in ${hook} with exitReason ${describeKind(exitReason)}; a stop ends the run as "stopped" (the default), "budget_exhausted" or "guardrail_tripped".` });
+  }
+  return { exitReason, middleware, hook, reason: stop.reason, ...(stop.details !== undefined && { details: stop.details as Record<string, unknown> }) };
 }
 
 /** A hook's return value that is not one of its hook point's actions. */
