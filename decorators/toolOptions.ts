@@ -14,4 +14,12 @@ export interface ToolDecoratorOptions {
   outputsToState?: Record<string, { source?: string; handler?: (current: any, incoming: any) => any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- handlers are typed by their state key
   /** How the result becomes the text the model sees. */
   outputsToString?: { source?: string; handler?: (value: any) => unknown; rawResult?: boolean }; // eslint-disable-line @typescript-eslint/no-explicit-any -- receives the method's result
+  /** A call that takes longer fails with a timeout message; overrides the Agent's `toolTimeoutMs`. */
+  timeoutMs?: number;
+  /** How often a failed call runs again (only when idempotent, or when the error says `retryable: true`): `{ attempts, backoffMs?, maxBackoffMs? }`. */
+  retries?: { attempts: number; backoffMs?: number; maxBackoffMs?: number };
+  /** The most characters of one result the model is sent; overrides the Agent's `maxToolResultChars`. */
+  maxResultChars?: number;
+  /** Calling the tool twice with the same arguments does no more than once: a failed call may then be retried. */
+  idempotent?: boolean;
 }

@@ -119,6 +119,7 @@ export type { StrictCompatibility } from "./tools/strictCompatibility";
 export { Tool } from "./tools/tool";
 export type { ToolArguments, ToolContext, ToolOptions, ToolParameters, ToolProgress } from "./tools/tool";
 export type { ToolAnnotations } from "./tools/toolAnnotations";
+export { defaultMaxToolResultChars, type ToolRetries } from "./tools/toolLimits";
 export type { InputsFromState, OutputsToState, OutputsToString, OutputToState } from "./tools/toolOutputs";
 export type { ToolSource } from "./tools/resolveTools";
 export { Toolset } from "./tools/toolset";

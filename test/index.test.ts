@@ -115,6 +115,7 @@ describe("toolwright", () => {
       "UsageError",
       "chatMessageSchema",
       "clientEvent",
+      "defaultMaxToolResultChars",
       "defineTool",
       "escapeTemplateText",
       "isPromptTemplate",

@@ -74,6 +74,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
   readonly #maxAgentSteps: number;
   readonly #toolConcurrency: number;
   readonly #toolTimeoutMs: number | undefined;
+  readonly #maxToolResultChars: number;
   readonly #raiseOnToolInvocationFailure: boolean;
   readonly #streamingCallback: StreamingCallback | undefined;
   #confirmationStrategies: ReadonlyMap<string, ConfirmationStrategy> | undefined;
@@ -100,6 +101,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     this.#maxAgentSteps = checkAgentOption("maxAgentSteps", options.maxAgentSteps);
     this.#toolConcurrency = checkAgentOption("toolConcurrency", options.toolConcurrency);
     this.#toolTimeoutMs = checkAgentOption("toolTimeoutMs", options.toolTimeoutMs);
+    this.#maxToolResultChars = checkAgentOption("maxToolResultChars", options.maxToolResultChars);
     this.#systemPrompt = checkAgentOption("systemPrompt", options.systemPrompt) as Prompt<S> | undefined;
     this.#userPrompt = checkAgentOption("userPrompt", options.userPrompt) as Prompt<S> | undefined;
     this.#output = finalOutput(options.outputSchema, "Agent");
@@ -242,6 +244,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
       maxAgentSteps: this.#maxAgentSteps,
       toolConcurrency: this.#toolConcurrency,
       toolTimeoutMs: this.#toolTimeoutMs,
+      maxToolResultChars: this.#maxToolResultChars,
       raiseOnToolInvocationFailure: this.#raiseOnToolInvocationFailure,
       generationKwargs: input.generationKwargs,
       streamingCallback,

@@ -5,6 +5,7 @@ import type { ConfirmationStrategies, ConfirmationStrategy } from "../hitl/confi
 import type { AgentTracing } from "../observe/agentTracing";
 import { type AgentHooks, hookNames } from "../observe/runEvents";
 import { isPromptTemplate, type PromptTemplate } from "../prompt/isPromptTemplate";
+import { defaultMaxToolResultChars } from "../tools/toolLimits";
 import { describeKind } from "../util/describeValue";
 import { truncateForEcho } from "../util/truncate";
 import { checkOption, option, type OptionSpec } from "./optionSpec";
@@ -77,6 +78,11 @@ export const agentOptions = {
     message: (value) => `Agent has toolTimeoutMs ${describeKind(value)}: it must be a positive number of milliseconds, or left out for no limit.`,
     // Whole milliseconds up to the largest delay setTimeout keeps (2^31 - 1).
     data: { rule: { kind: "integer", min: 1, max: 2_147_483_647 }, what: "milliseconds", description: "A tool call that takes longer fails, in milliseconds. Default: no limit." },
+  }),
+  maxToolResultChars: option<number>({
+    rule: { kind: "integer", min: 1 },
+    fallback: defaultMaxToolResultChars,
+    message: (value) => `Agent has maxToolResultChars ${describeKind(value)}: it must be a whole number of at least 1 (the most characters of one tool result the model is sent). Default 100000.`,
   }),
   raiseOnToolInvocationFailure: option<boolean>({
     rule: { kind: "boolean" },

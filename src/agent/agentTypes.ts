@@ -66,6 +66,8 @@ export interface AgentOptions<S extends StateSchema, E extends string = string, 
   toolConcurrency?: number;
   /** A tool call that takes longer fails (the model gets a timeout error) and its signal aborts. Default: no limit. */
   toolTimeoutMs?: number;
+  /** The most characters of one tool result the model is sent: a longer one is cut, with a notice naming the tool and both sizes (state still gets the whole value). A tool's `maxResultChars` overrides it. Default 100,000. */
+  maxToolResultChars?: number;
   /** Throw instead of sending the model an error message when a tool call fails. Default false. */
   raiseOnToolInvocationFailure?: boolean;
   /** Receives text deltas, tool-call deltas, tool results and finish chunks. */

@@ -141,6 +141,12 @@ export type ToolCallStart = CallStart<
 export class ToolCallObservation extends CallObservation<ToolEndEvent, ToolCallStart> {
   #endTime: number | undefined;
   #ended = false;
+  #retries = 0;
+
+  /** The call runs again after a failed attempt (its `retries`): the end event counts the attempts. */
+  retrying(): void {
+    this.#retries++;
+  }
 
   /** The tool's function settled: the call's end time (its outcome is told later, in call order). */
   finished(): void {
@@ -184,6 +190,7 @@ export class ToolCallObservation extends CallObservation<ToolEndEvent, ToolCallS
       startTime,
       endTime: this.#endTime ?? now(),
       ran,
+      attempts: ran ? this.#retries + 1 : 0,
       error,
       get result() {
         return result();

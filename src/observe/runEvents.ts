@@ -102,6 +102,8 @@ export interface ToolEndEvent extends RunEventBase {
   readonly endTime: number;
   /** Whether the tool's function was called. */
   readonly ran: boolean;
+  /** How many times the tool's function was called: 1, more when a failed call was retried (`retries`), 0 when it never ran. */
+  readonly attempts: number;
   /** Why the call failed; its message is the text the model is sent. */
   readonly error: EventError | undefined;
   /** The tool message's text the model is sent, redacted (of what the call itself wrote to state too). */

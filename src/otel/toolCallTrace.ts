@@ -41,6 +41,7 @@ export class ToolCallTrace implements CallTrace<ToolEndEvent> {
     const span = this.#span;
     if (span.isRecording()) {
       span.setAttribute("toolwright.tool.ran", event.ran);
+      if (event.attempts > 1) span.setAttribute("toolwright.tool.attempts", event.attempts);
       if (event.error !== undefined) setSpanError(this.#scope.api, span, event.error, event.endTime, false);
       if (this.#scope.captureContent) {
         span.setAttribute("gen_ai.tool.call.arguments", JSON.stringify(event.arguments));

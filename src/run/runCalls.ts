@@ -71,6 +71,7 @@ function executorFor(run: RunContext): RunExecutor {
     concurrency: run.toolConcurrency,
     raiseOnFailure: run.raiseOnToolInvocationFailure,
     timeoutMs: run.toolTimeoutMs,
+    maxResultChars: run.maxToolResultChars,
     streamingCallback: run.streamingCallback,
     observer: run.observer,
     nested,

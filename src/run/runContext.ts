@@ -49,6 +49,8 @@ export interface RunContext {
   readonly maxAgentSteps: number;
   readonly toolConcurrency: number;
   readonly toolTimeoutMs: number | undefined;
+  /** The most characters of one tool message the model is sent (a tool's own `maxResultChars` overrides it). */
+  readonly maxToolResultChars: number;
   readonly raiseOnToolInvocationFailure: boolean;
   readonly generationKwargs: Readonly<Record<string, unknown>> | undefined;
   readonly streamingCallback: StreamingCallback | undefined;

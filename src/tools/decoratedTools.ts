@@ -79,6 +79,7 @@ function toolOf(member: DecoratedMember, target: unknown): Tool {
     inputsFromState: entry.options.inputsFromState,
     outputsToState: member.decoration.options.outputsToState,
     outputsToString: member.decoration.options.outputsToString,
+    ...limitsOf(member.decoration.options),
     usesState: plan.some((p) => p.role === "state"),
     source: `${member.label} (${entry.source})`,
     ...(entry.outputSchema !== undefined && { outputSchema: entry.outputSchema }),
@@ -179,4 +180,10 @@ function stateParameterProblem(member: DecoratedMember, entry: GeneratedToolEntr
 function sameRecord(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && a[k] === b[k]);
+}
+
+// The decorator's limits, left out when not given, so the Tool checks them (naming the tool) like any Tool's.
+function limitsOf(options: ToolDecoration["options"]): Pick<ToolOptions, "timeoutMs" | "retries" | "maxResultChars" | "idempotent"> {
+  const { timeoutMs, retries, maxResultChars, idempotent } = options;
+  return { ...(timeoutMs !== undefined && { timeoutMs }), ...(retries !== undefined && { retries }), ...(maxResultChars !== undefined && { maxResultChars }), ...(idempotent !== undefined && { idempotent }) };
 }

@@ -8,6 +8,7 @@ import { setOwn } from "../util/ownProperty";
 import { Semaphore } from "../util/semaphore";
 import { isThenable } from "../util/isThenable";
 import { describeThrown } from "../util/thrownValue";
+import { truncateForEcho } from "../util/truncate";
 import { prepareArguments } from "./prepareArguments";
 import { CallContext, type StepIdentity } from "./callContext";
 import { deferred, dependencies } from "./callOrder";
@@ -17,6 +18,9 @@ import { injectionProblem } from "./injectedParameters";
 import { conversionFailed, injectionFailed, invalidUserArguments, mergeFailed, rejectedByUser, type ToolCallFailure, toolNotFound, toolThrew, toolTimedOut } from "./toolCallFailure";
 import type { reportToolFault } from "./reportToolFault";
 import { toolResultText } from "./toolResultText";
+import { capResultText } from "./capResultText";
+import { defaultMaxToolResultChars } from "./toolLimits";
+import { mayRetry, retryDelay } from "./toolRetry";
 import type { ToolCallObservation } from "../observe/callObservation";
 import type { RunObserver } from "../observe/runObserver";
 import type { RunUsage } from "../observe/runUsage";
@@ -46,8 +50,10 @@ export interface InvokeToolsOptions {
   readonly concurrency: number;
   /** Throw the failure's error instead of sending the model an error message. */
   readonly raiseOnFailure: boolean;
-  /** A call that takes longer fails with a timeout message (its signal is aborted). */
+  /** A call that takes longer fails with a timeout message (its signal is aborted); a tool's own `timeoutMs` overrides it. Each attempt gets the whole limit. */
   readonly timeoutMs?: number;
+  /** The most characters of one tool message the model is sent (default `defaultMaxToolResultChars`); a tool's own `maxResultChars` overrides it. */
+  readonly maxResultChars?: number;
   /** Receives one `toolResult` chunk per call, in call order, then a `finish` chunk. */
   readonly streamingCallback?: StreamingCallback;
   /** Decisions of people about calls, by call index: rejected calls do not run, modified ones run with the new arguments. */
@@ -205,7 +211,9 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
         observed?.[index]?.abandon(committedCall.failure.error);
         throw committedCall.failure.error;
       }
-      const text = change?.text ?? (committedCall.ok ? withDecisionNote(committedCall.text, execution.decision) : committedCall.failure.message);
+      const full = change?.text ?? (committedCall.ok ? withDecisionNote(committedCall.text, execution.decision) : committedCall.failure.message);
+      const tool = resolved[index];
+      const text = capResultText(full, tool?.name ?? truncateForEcho(call.toolName), tool?.maxResultChars ?? options.maxResultChars ?? defaultMaxToolResultChars);
       const message = ChatMessage.fromTool(text, decidedCall(call, execution.decision), execution.decision ? { error: !committedCall.ok, meta: decisionMeta(call, execution.decision) } : { error: !committedCall.ok });
       // A call that never ran (unknown tool, invalid arguments, rejected, no injected value) starts and ends at once.
       if (observed) (observed[index] ?? options.observer!.toolNeverRan(step.step, call)).end(message, committedCall.ok ? undefined : committedCall.failure, execution.injected ?? noneInjected);
@@ -267,7 +275,7 @@ interface CallToRun {
 
 async function execute(run: CallToRun): Promise<Execution> {
   const { tool, call, modelArgs, options, step, index, observed } = run;
-  const { state, abort, timeoutMs } = options;
+  const { state, abort } = options;
   const internals = toolInternals(tool);
   let args = modelArgs;
   let injected: Injected = noneInjected;
@@ -284,29 +292,64 @@ async function execute(run: CallToRun): Promise<Execution> {
     }
     injected = values;
   }
+  const observation = observed && (observed[index] = options.observer!.toolStart(step.step, call, modelArgs));
+  const { subRun } = internals;
+  const timeoutMs = tool.timeoutMs ?? options.timeoutMs;
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const tried = await attemptCall({ run, args, timeoutMs, observation });
+      if (tried.ok) {
+        let result = tried.result;
+        if (subRun) {
+          const outcome = result as Awaited<ReturnType<SubRunTool["run"]>>;
+          if (outcome.paused) return { held: "paused", pause: outcome.paused };
+          result = outcome.value;
+        }
+        return { ok: true, tool, result, injected };
+      }
+      // An agent tool's sub-run is never run again: it may have paused, streamed or spent tokens.
+      if (!subRun && mayRetry(tool, attempt, tried.error)) {
+        await abort.sleep(retryDelay(tool, attempt));
+        observation?.retrying();
+        continue;
+      }
+      if (tried.timedOut) return { ok: false, failure: toolTimedOut(tool.name, timeoutMs!, tried.error), injected };
+      return { ok: false, failure: toolThrew(tool.name, sentence(options.redact(describeThrown(tried.error), injected)), tried.error), injected };
+    }
+  } finally {
+    observation?.finished();
+  }
+}
+
+/** One attempt of a call: the tool's function with its own context (and time limit, when it has one). */
+interface Attempt {
+  readonly run: CallToRun;
+  readonly args: Record<string, unknown>;
+  readonly timeoutMs: number | undefined;
+  readonly observation: ToolCallObservation | undefined;
+}
+
+type AttemptOutcome = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: unknown; readonly timedOut: boolean };
+
+// Runs the function once; a run that aborted rejects, a call that threw or timed out is an outcome.
+async function attemptCall(attempt: Attempt): Promise<AttemptOutcome> {
+  const { run, args, timeoutMs, observation } = attempt;
+  const { abort } = run.options;
+  const internals = toolInternals(run.tool);
   // Only a call with its own time limit gets a controller (and a timer) of its own.
   let timedOut = false;
   const callAbort = timeoutMs === undefined ? undefined : new AbortScope(abort.signal, { timeoutMs, onTimeout: () => ((timedOut = true), new Error("tool call timed out")) });
-  const observation = observed && (observed[index] = options.observer!.toolStart(step.step, call, modelArgs));
   const context = new CallContext(run, callAbort?.signal ?? abort);
   const { subRun } = internals;
   try {
-    const start = subRun ? () => subRun.run(args, context, subRunCall(options, index)) : () => internals.run(args, context);
+    const start = subRun ? () => subRun.run(args, context, subRunCall(run.options, run.index)) : () => internals.run(args, context);
     const returned = observation ? observation.within(start) : start();
     // A tool that returns a value (not a promise) is done: nothing to wait for or race.
-    let result = isThenable(returned) ? await raceCall(returned, abort, callAbort?.signal) : returned;
-    if (subRun) {
-      const outcome = result as Awaited<ReturnType<SubRunTool["run"]>>;
-      if (outcome.paused) return { held: "paused", pause: outcome.paused };
-      result = outcome.value;
-    }
-    return { ok: true, tool, result, injected };
+    return { ok: true, result: isThenable(returned) ? await raceCall(returned, abort, callAbort?.signal) : returned };
   } catch (error) {
     if (abort.aborted) throw abort.reason;
-    if (timedOut) return { ok: false, failure: toolTimedOut(tool.name, timeoutMs!, error), injected };
-    return { ok: false, failure: toolThrew(tool.name, sentence(options.redact(describeThrown(error), injected)), error), injected };
+    return { ok: false, error, timedOut };
   } finally {
-    observation?.finished();
     context.end();
     callAbort?.dispose();
   }

@@ -17,6 +17,7 @@ import { type InjectedParameter, injectedParameters } from "./injectedParameters
 import type { JsonSchema } from "./jsonSchema";
 import { type StrictCompatibility, strictCompatibility } from "./strictCompatibility";
 import { checkToolAnnotations, checkToolTitle, type ToolAnnotations } from "./toolAnnotations";
+import { checkToolLimits, type ToolLimits, type ToolRetries } from "./toolLimits";
 import { isValidToolName } from "./toolName";
 import type { InputsFromState, OutputsToState, OutputsToString } from "./toolOutputs";
 
@@ -92,6 +93,14 @@ export interface ToolOptions<P extends ToolParameters = ToolParameters> {
   title?: string;
   /** Hints about what the tool does, for clients (MCP tool annotations). */
   annotations?: ToolAnnotations;
+  /** A call that takes longer fails with a timeout message (its signal is aborted); overrides the Agent's `toolTimeoutMs` for this tool. */
+  timeoutMs?: number;
+  /** How often a failed call runs again, with backoff: only when the tool is idempotent or the error says `retryable: true`. */
+  retries?: ToolRetries;
+  /** The most characters of one result the model is sent (the rest is cut, with a notice); overrides the Agent's `maxToolResultChars`. */
+  maxResultChars?: number;
+  /** Calling the tool twice with the same arguments does no more than once (default `annotations.idempotentHint`): a failed call may then be retried. */
+  idempotent?: boolean;
 }
 
 /** A tool that runs an agent: the tool-calling step runs it through `run`, with what the step knows. */
@@ -113,6 +122,8 @@ interface ToolInternals {
   readonly writesKeys: readonly string[];
   /** The options the tool was made with (a copy), so that a definition can make it again with other settings. */
   readonly options: Readonly<ToolOptions>;
+  /** The tool's own time limit, retries and result size cap, checked. */
+  readonly limits: ToolLimits;
   /** For a tool that runs an agent (`agent.asTool()`): how the step runs it, able to pause. */
   subRun?: SubRunTool;
 }
@@ -161,6 +172,12 @@ export class Tool<P extends ToolParameters = ToolParameters> {
   readonly title: string | undefined;
   /** Hints about what the tool does, when given. */
   readonly annotations: Readonly<ToolAnnotations> | undefined;
+  /** The tool's own time limit per attempt, in ms, when given (else the Agent's `toolTimeoutMs`). */
+  readonly timeoutMs: number | undefined;
+  /** How a failed call is tried again, when given (defaults filled in). */
+  readonly retries: Readonly<Required<ToolRetries>> | undefined;
+  /** The tool's own cap on the characters of a result the model is sent, when given (else the Agent's `maxToolResultChars`). */
+  readonly maxResultChars: number | undefined;
 
   constructor(options: ToolOptions<P>) {
     const subject = typeof options?.name === "string" ? `Tool '${options.name}'` : "Tool";
@@ -185,6 +202,10 @@ export class Tool<P extends ToolParameters = ToolParameters> {
     this.outputSchema = checkOutputSchema(subject, options.outputSchema);
     this.title = checkToolTitle(subject, options.title);
     this.annotations = checkToolAnnotations(subject, options.annotations);
+    const limits = checkToolLimits(subject, options);
+    this.timeoutMs = limits.timeoutMs;
+    this.retries = limits.retries;
+    this.maxResultChars = limits.maxResultChars;
     const fn = options.function as (args: Record<string, unknown>, context: ToolContext) => unknown;
     internals.set(this, {
       validator,
@@ -192,6 +213,7 @@ export class Tool<P extends ToolParameters = ToolParameters> {
       injected,
       inputsFromState: Object.entries(inputsFromState),
       writesKeys: Object.keys(this.outputsToState),
+      limits,
       options: Object.freeze({ ...options }) as unknown as Readonly<ToolOptions>,
     });
     Object.freeze(this);

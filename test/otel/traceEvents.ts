@@ -71,7 +71,7 @@ export function toolStart(reads: Reads, over: Partial<Omit<ToolStartEvent, "argu
 }
 
 export function toolEnd(reads: Reads, over: Partial<Omit<ToolEndEvent, "result" | "arguments">> = {}, result = "", args: Readonly<Record<string, unknown>> = {}): ToolEndEvent {
-  const base = { ...ids, step: 1, toolName: "search", toolCallId: "call_1" as string | undefined, startTime: T0 + 3, endTime: T0 + 4, ran: true, error: undefined, ...over };
+  const base = { ...ids, step: 1, toolName: "search", toolCallId: "call_1" as string | undefined, startTime: T0 + 3, endTime: T0 + 4, ran: true, attempts: 1, error: undefined, ...over };
   return withContent(base, { result, arguments: args }, reads);
 }
 
