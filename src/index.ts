@@ -66,6 +66,11 @@ export type {
 } from "./hitl/confirmationTypes";
 export type { ChatGenerator, ChatGeneratorDefinition, ChatGeneratorRequest, ChatGeneratorResponse, ResponseFormat, TokenUsage, ToolSpec } from "./chat/chatGenerator";
 export { ChatMessage } from "./chat/chatMessage";
+export { FallbackChatGenerator } from "./chat/fallbackChatGenerator";
+export type { FallbackChatGeneratorOptions, FallbackOutcome } from "./chat/fallbackChatGenerator";
+export { FallbackChatGeneratorError, FallbackPolicyError } from "./chat/fallbackErrors";
+export type { FallbackAttempt } from "./chat/fallbackErrors";
+export { isTransientFailure } from "./chat/isTransientFailure";
 export type { ChatMessageContent, ChatMessageJSON, ChatMessageOptions, ChatRole, ReasoningContent, ToolCall, ToolCallJSON, ToolCallResult } from "./chat/chatMessage";
 export type { ChunkSource, FinishChunk, ReasoningDeltaChunk, StreamingCallback, StreamingChunk, TextDeltaChunk, ToolCallDeltaChunk, ToolProgressChunk, ToolResultChunk } from "./chat/streaming";
 export {
