@@ -297,7 +297,8 @@ async function execute(run: CallToRun): Promise<Execution> {
   const timeoutMs = tool.timeoutMs ?? options.timeoutMs;
   try {
     for (let attempt = 1; ; attempt++) {
-      const tried = await attemptCall({ run, args, timeoutMs, observation });
+      let tried = attemptCall({ run, args, timeoutMs, observation });
+      if (isThenable(tried)) tried = await tried;
       if (tried.ok) {
         let result = tried.result;
         if (subRun) {
@@ -332,27 +333,42 @@ interface Attempt {
 type AttemptOutcome = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: unknown; readonly timedOut: boolean };
 
 // Runs the function once; a run that aborted rejects, a call that threw or timed out is an outcome.
-async function attemptCall(attempt: Attempt): Promise<AttemptOutcome> {
+function attemptCall(attempt: Attempt): AttemptOutcome | Promise<AttemptOutcome> {
   const { run, args, timeoutMs, observation } = attempt;
   const { abort } = run.options;
   const internals = toolInternals(run.tool);
   // Only a call with its own time limit gets a controller (and a timer) of its own.
-  let timedOut = false;
-  const callAbort = timeoutMs === undefined ? undefined : new AbortScope(abort.signal, { timeoutMs, onTimeout: () => ((timedOut = true), new Error("tool call timed out")) });
+  const limit = { timedOut: false };
+  const callAbort = timeoutMs === undefined ? undefined : new AbortScope(abort.signal, { timeoutMs, onTimeout: () => ((limit.timedOut = true), new Error("tool call timed out")) });
   const context = new CallContext(run, callAbort?.signal ?? abort);
   const { subRun } = internals;
-  try {
-    const start = subRun ? () => subRun.run(args, context, subRunCall(run.options, run.index)) : () => internals.run(args, context);
-    const returned = observation ? observation.within(start) : start();
-    // A tool that returns a value (not a promise) is done: nothing to wait for or race.
-    return { ok: true, result: isThenable(returned) ? await raceCall(returned, abort, callAbort?.signal) : returned };
-  } catch (error) {
-    if (abort.aborted) throw abort.reason;
-    return { ok: false, error, timedOut };
-  } finally {
+  const end = () => {
     context.end();
     callAbort?.dispose();
+  };
+  let returned: unknown;
+  try {
+    const start = subRun ? () => subRun.run(args, context, subRunCall(run.options, run.index)) : () => internals.run(args, context);
+    returned = observation ? observation.within(start) : start();
+  } catch (error) {
+    end();
+    return failedAttempt(abort, error, limit.timedOut);
   }
+  // A tool that returns a value (not a promise) is done: nothing to wait for or race.
+  if (!isThenable(returned)) {
+    end();
+    return { ok: true, result: returned };
+  }
+  return raceCall(returned, abort, callAbort?.signal).then(
+    (result): AttemptOutcome => (end(), { ok: true, result }),
+    (error: unknown) => (end(), failedAttempt(abort, error, limit.timedOut)),
+  );
+}
+
+// A failed attempt; when the run was aborted, its abort reason is thrown instead.
+function failedAttempt(abort: AbortScope, error: unknown, timedOut: boolean): AttemptOutcome {
+  if (abort.aborted) throw abort.reason;
+  return { ok: false, error, timedOut };
 }
 
 const noneInjected: Injected = [];
