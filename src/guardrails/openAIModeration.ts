@@ -79,8 +79,10 @@ function badResponse(model: string, detail: string): ChatGeneratorError {
 }
 
 function requestError(model: string, error: unknown): ChatGeneratorError {
-  const status = (error as { status?: unknown } | null)?.status;
-  const detail = error instanceof Error ? error.message.replace(/\.$/, "") : describeKind(error);
+  const { status, error: body } = (error ?? {}) as { status?: unknown; error?: { message?: unknown } };
+  // The SDK's own message starts with the status; the provider's message is in its `error` body.
+  const providerMessage = typeof body?.message === "string" ? body.message : undefined;
+  const detail = (providerMessage ?? (error instanceof Error ? error.message : describeKind(error))).replace(/\.$/, "");
   if (typeof status === "number") {
     return new ChatGeneratorError(`OpenAI moderation request for model '${model}' failed with status ${status}: ${detail}.`, { cause: error, status, providerMessage: detail });
   }
