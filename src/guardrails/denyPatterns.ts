@@ -21,7 +21,7 @@ export interface DenyPatternsOptions {
 export function denyPatterns(options: DenyPatternsOptions): Guardrail {
   const patterns = options?.patterns;
   if (!Array.isArray(patterns) || patterns.length === 0) {
-    throw new ConfigurationError("denyPatterns", `denyPatterns needs patterns, a non-empty array of regular expressions, got ${describeKind(patterns)}.`, { optionPath: ["patterns"] });
+    throw new ConfigurationError("denyPatterns", `denyPatterns needs patterns, a non-empty array of regular expressions, got ${Array.isArray(patterns) ? "an empty array" : describeKind(patterns)}.`, { optionPath: ["patterns"] });
   }
   patterns.forEach((pattern: unknown, i) => {
     if (typeof pattern !== "string") throw new ConfigurationError("denyPatterns", `denyPatterns has patterns[${i}] that is ${describeKind(pattern)}, not a string.`, { optionPath: ["patterns", String(i)] });

@@ -23,7 +23,7 @@ export function maxInputLength(options: MaxInputLengthOptions): Guardrail {
     name,
     check({ text }) {
       if (text.length <= chars) return { pass: true };
-      return failedVerdict(verdict, `The text is ${text.length} characters long, over the limit of ${chars}; shorten it.`, { length: text.length, limit: chars });
+      return failedVerdict(verdict, `The text is ${text.length} ${text.length === 1 ? "character" : "characters"} long, over the limit of ${chars}; shorten it.`, { length: text.length, limit: chars });
     },
   };
 }

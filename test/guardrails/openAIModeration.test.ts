@@ -1,10 +1,10 @@
+import { readFileSync } from "node:fs";
 import type { ServerResponse } from "node:http";
+import { join } from "node:path";
 import { ChatGeneratorError, ChatMessage, ConfigurationError, inputGuardrail, MiddlewareError, openAIModeration, outputGuardrail } from "toolwright";
 import { OpenAIChatGenerator } from "toolwright/openai";
 import { type RecordedRequest, RecordingHttpServer } from "../helpers/recordingHttpServer";
 import { question, refundDesk, rejectionOf, thrownBy } from "../helpers/refundDesk";
-import clean from "./fixtures/moderationClean.json";
-import flagged from "./fixtures/moderationFlagged.json";
 
 /** Answers `POST /v1/moderations` with the queued status and body (see fixtures/README.md for the bodies' origin). */
 class ModerationServer extends RecordingHttpServer<{ status: number; body: unknown }> {
@@ -14,6 +14,10 @@ class ModerationServer extends RecordingHttpServer<{ status: number; body: unkno
     res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
   }
 }
+
+const fixture = (name: string): unknown => JSON.parse(readFileSync(join(__dirname, "fixtures", name), "utf8"));
+const clean = fixture("moderationClean.json");
+const flagged = fixture("moderationFlagged.json");
 
 const server = new ModerationServer();
 beforeAll(() => server.start());

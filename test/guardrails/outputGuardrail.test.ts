@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { ChatMessage, type Guardrail, type GuardrailInput, type GuardrailVerdict, outputGuardrail } from "toolwright";
-import { calls, lookupCall, question, refundDesk, transcript } from "../helpers/refundDesk";
+import { Agent, ChatMessage, type Guardrail, type GuardrailInput, type GuardrailVerdict, outputGuardrail } from "toolwright";
+import { ScriptedChatGenerator } from "toolwright/testing";
+import { calls, deskState, deskTools, lookupCall, question, refundDesk, transcript } from "../helpers/refundDesk";
 
 /** A guardrail that fails answers containing "guarantee" with `verdict`, recording what it was asked about. */
 function noPromises(verdict: GuardrailVerdict): Guardrail & { seen: GuardrailInput[] } {
@@ -66,8 +67,10 @@ describe("outputGuardrail", () => {
         return Number(input.json?.amount) > 100 ? { retry: "Amounts over 100 need a person; answer with amount 100 at most." } : { pass: true };
       },
     };
-    const { agent } = refundDesk({
-      script: [ChatMessage.fromAssistant('{"orderId":"A-100","amount":400}'), ChatMessage.fromAssistant('{"orderId":"A-100","amount":49}')],
+    const agent = new Agent({
+      chatGenerator: new ScriptedChatGenerator([ChatMessage.fromAssistant('{"orderId":"A-100","amount":400}'), ChatMessage.fromAssistant('{"orderId":"A-100","amount":49}')]),
+      tools: deskTools([]),
+      stateSchema: deskState,
       outputSchema: z.object({ orderId: z.string(), amount: z.number() }),
       middleware: [outputGuardrail(guardrail)],
     });
