@@ -47,6 +47,7 @@ export type {
   StopReason,
 } from "./run/middleware";
 export { MiddlewareError } from "./run/middlewareError";
+export * from "./guardrails";
 export { ToolRunner } from "./agent/toolRunner";
 export type { ToolRunnerCall, ToolRunnerCallOptions, ToolRunnerOptions, ToolRunnerResult } from "./agent/toolRunner";
 export type { Breakpoint } from "./agent/breakpoint";

@@ -1,0 +1,13 @@
+export { denyPatterns } from "./denyPatterns";
+export type { DenyPatternsOptions } from "./denyPatterns";
+export type { BuiltinVerdict } from "./builtinVerdict";
+export type { Guardrail, GuardrailInput, GuardrailVerdict, InputGuardrailInput, OutputGuardrailInput, ToolCallGuardrailInput, ToolResultGuardrailInput } from "./guardrail";
+export { GuardrailError } from "./guardrailError";
+export { inputGuardrail } from "./inputGuardrail";
+export { maxInputLength } from "./maxInputLength";
+export type { MaxInputLengthOptions } from "./maxInputLength";
+export { openAIModeration } from "./openAIModeration";
+export type { ModerationClient, OpenAIModerationOptions } from "./openAIModeration";
+export { outputGuardrail } from "./outputGuardrail";
+export { toolGuardrail } from "./toolGuardrail";
+export type { ToolGuardrailOptions } from "./toolGuardrail";
