@@ -113,6 +113,7 @@ describe("toolwright", () => {
       "Toolset",
       "ToolwrightError",
       "UsageError",
+      "budget",
       "chatMessageSchema",
       "clientEvent",
       "defineTool",
