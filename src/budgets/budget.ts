@@ -90,13 +90,16 @@ export function budget(options: BudgetOptions): BudgetMiddleware {
     beforeModel(context) {
       return exhausted(checked, context.usage, { stepToolCalls: 0, elapsedMs: elapsed(context), overspentOnly: false });
     },
-    afterModel(context) {
-      elapsed(context);
-    },
-    beforeTool(context) {
-      // Recorded here too: a pause for confirmation snapshots the state before the step's calls.
-      elapsed(context);
-    },
+    // With a state key the time is recorded at every point: a pause for confirmation snapshots the
+    // state before the step's calls, after the model call. Without one there is nothing to record.
+    ...(elapsedStateKey !== undefined && {
+      afterModel(context: HookContext) {
+        elapsed(context);
+      },
+      beforeTool(context: HookContext) {
+        elapsed(context);
+      },
+    }),
     afterTool(context) {
       const ms = elapsed(context);
       const run = tally(context);
