@@ -1,4 +1,5 @@
 import { benchAiSdk } from "./aiSdk";
+import { benchBudgetOverhead } from "./budgetOverhead";
 import { benchCluster } from "./cluster/benchCluster";
 import { benchCodegen } from "./codegen";
 import { benchComposition } from "./composition";
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
   console.log(`toolwright benchmarks — node ${process.version}, ${process.platform}/${process.arch}`);
   if (chosen.includes("runtime")) {
     console.log("## runtime");
-    for (const bench of [benchLoopOverhead, benchParallelStep, benchStateAppends, benchWideReply, benchRedaction, benchDataPatterns]) {
+    for (const bench of [benchLoopOverhead, benchParallelStep, benchStateAppends, benchWideReply, benchRedaction, benchDataPatterns, benchBudgetOverhead]) {
       for (const line of await bench()) console.log(line);
     }
     const heap = process.memoryUsage();

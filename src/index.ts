@@ -9,6 +9,9 @@ export { clientEvent } from "./agent/clientEvent";
 export type { ClientEvent } from "./agent/clientEvent";
 export type { AgentOptions, AgentResult, AgentResultBase, AgentRunInput, AgentRunOptions, ExitReason, SystemPromptFunction, SystemPromptRun } from "./agent/agentTypes";
 export type { OutputOf, OutputSchema } from "./agent/finalOutput";
+export { budget } from "./budgets/budget";
+export type { BudgetMiddleware, BudgetOptions, BudgetStopDetails } from "./budgets/budget";
+export type { BudgetKind, BudgetLimits, CostLimit, ModelPrice } from "./budgets/budgetLimits";
 export type { AgentToolOptions, AgentToolResult } from "./compose/agentTool";
 export type {
   AgentDefinition,

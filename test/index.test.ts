@@ -117,6 +117,7 @@ describe("toolwright", () => {
       "Toolset",
       "ToolwrightError",
       "UsageError",
+      "budget",
       "chatMessageSchema",
       "clientEvent",
       "defaultMaxToolResultChars",
