@@ -1,6 +1,6 @@
 import type { ChatGenerator } from "../chat/chatGenerator";
 import { ChatMessage } from "../chat/chatMessage";
-import { ChatGeneratorError, ConfigurationError } from "../errors";
+import { ChatGeneratorError, ConfigurationError, StateKeyError } from "../errors";
 import type { BeforeModelContext, Middleware } from "../run/middleware";
 import type { StateKeySchema } from "../state/stateSchema";
 import { describeKind } from "../util/describeValue";
@@ -104,10 +104,23 @@ export function summarize(options: SummarizeOptions): Middleware {
         name,
       });
       summary = { covered, text: fitText(text, summaryTokens, counter) };
-      context.state.set(stateKey, summary);
+      keepSummary(context, stateKey, summary);
       return { messages: withSummary(system, summary.text, kept) };
     },
   };
+}
+
+function keepSummary(context: BeforeModelContext, stateKey: string, summary: ConversationSummary): void {
+  try {
+    context.state.set(stateKey, summary);
+  } catch (error) {
+    if (!(error instanceof StateKeyError)) throw error;
+    throw new ConfigurationError(
+      "summarize",
+      `summarize keeps its summary in state key '${stateKey}', which the Agent's stateSchema lacks; add { ${stateKey}: summaryStateKey() } to stateSchema, or name a declared key with stateKey.`,
+      { cause: error, optionPath: ["stateKey"] },
+    );
+  }
 }
 
 function withSummary(system: readonly ChatMessage[], text: string, kept: readonly ChatMessage[]): ChatMessage[] {
@@ -141,7 +154,7 @@ async function summaryText(
   const reply: unknown = Array.isArray(response?.replies) ? response.replies[0] : undefined;
   const text = reply instanceof ChatMessage ? reply.text : undefined;
   if (typeof text !== "string" || text.trim() === "") {
-    throw new ChatGeneratorError(`Middleware '${options.name}': the summarizing chat generator answered without text (got ${describeKind(reply)}); it must reply with a message holding the summary.`);
+    throw new ChatGeneratorError(`The summarizing chat generator of middleware '${options.name}' answered without text (got ${describeKind(reply)}); it must reply with a message holding the summary.`);
   }
   return text;
 }
