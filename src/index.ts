@@ -78,6 +78,20 @@ export { isTransientFailure } from "./chat/isTransientFailure";
 export type { ChatMessageContent, ChatMessageJSON, ChatMessageOptions, ChatRole, ReasoningContent, ToolCall, ToolCallJSON, ToolCallResult } from "./chat/chatMessage";
 export type { ChunkSource, FinishChunk, ReasoningDeltaChunk, StreamingCallback, StreamingChunk, TextDeltaChunk, ToolCallDeltaChunk, ToolProgressChunk, ToolResultChunk } from "./chat/streaming";
 export {
+  cachedCounter,
+  countTokens,
+  estimateTokenCounter,
+  pruneToolResults,
+  readToolResult,
+  readToolResultName,
+  slidingWindow,
+  summarize,
+  summaryStateKey,
+  toolResultReference,
+  ToolResultNotFoundError,
+} from "./context";
+export type { ConversationSummary, PruneToolResultsOptions, ReadToolResultOptions, SlidingWindowOptions, SummarizeOptions, TokenCounter } from "./context";
+export {
   AbortError,
   CallbackError,
   ChatGeneratorError,

@@ -1,0 +1,10 @@
+export { pruneToolResults, toolResultReference } from "./pruneToolResults";
+export type { PruneToolResultsOptions } from "./pruneToolResults";
+export { readToolResult, readToolResultName, ToolResultNotFoundError } from "./readToolResult";
+export type { ReadToolResultOptions } from "./readToolResult";
+export { slidingWindow } from "./slidingWindow";
+export type { SlidingWindowOptions } from "./slidingWindow";
+export { summarize, summaryStateKey } from "./summarize";
+export type { ConversationSummary, SummarizeOptions } from "./summarize";
+export { cachedCounter, countTokens, estimateTokenCounter } from "./tokenCounter";
+export type { TokenCounter } from "./tokenCounter";

@@ -1,0 +1,40 @@
+import { Agent, ChatMessage, ConfigurationError, readToolResult, Tool } from "toolwright";
+import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
+
+const big = Array.from({ length: 25 }, (_, i) => `line ${i}`).join("\n");
+const fetchLog = new Tool({ name: "fetch_log", description: "Fetch the log.", parameters: { type: "object", properties: {} }, function: () => big });
+
+describe("readToolResult", () => {
+  it("reads a result back by call id from state, a page at a time", async () => {
+    const model = new ScriptedChatGenerator([
+      toolCallReply(["fetch_log", {}, "log_1"]),
+      toolCallReply(["read_tool_result", { id: "log_1" }, "r1"]),
+      toolCallReply(["read_tool_result", { id: "log_1", offset: 100 }, "r2"]),
+      ChatMessage.fromAssistant("done"),
+    ]);
+    const agent = new Agent({ chatGenerator: model, tools: [fetchLog, readToolResult({ maxChars: 100 })] });
+
+    const result = await agent.run({ messages: [ChatMessage.fromUser("read the log")] });
+
+    const reads = result.messages.filter((m) => m.toolCallResult?.origin.toolName === "read_tool_result").map((m) => m.toolCallResult!.result);
+    expect(reads).toEqual([`${big.slice(0, 100)}\n[characters 0–100 of ${big.length}; call again with offset 100 for more]`, big.slice(100)]);
+    expect(reads[0]!.split("\n[")[0]! + reads[1]).toBe(big);
+  });
+
+  it("answers the model with an error naming the id when no result has it", async () => {
+    const model = new ScriptedChatGenerator([toolCallReply(["read_tool_result", { id: "nope" }, "r1"]), ChatMessage.fromAssistant("sorry")]);
+    const agent = new Agent({ chatGenerator: model, tools: [readToolResult()] });
+
+    const result = await agent.run({ messages: [ChatMessage.fromUser("read it")] });
+
+    const answer = result.messages[2]!.toolCallResult!;
+    expect(answer.error).toBe(true);
+    expect(answer.result).toBe(`Tool 'read_tool_result' failed: No tool result has the call id 'nope'; pass the id after '#' in a "[result of …]" reference.`);
+  });
+
+  it("is a tool that uses state, named read_tool_result unless told otherwise", () => {
+    expect(readToolResult().usesState).toBe(true);
+    expect(readToolResult({ name: "reread" }).name).toBe("reread");
+    expect(() => readToolResult({ maxChars: 0 })).toThrow(new ConfigurationError("readToolResult", "readToolResult needs maxChars as a whole number ≥ 1, got 0."));
+  });
+});
