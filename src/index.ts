@@ -81,6 +81,7 @@ export {
   cachedCounter,
   countTokens,
   estimateTokenCounter,
+  gptTokenCounter,
   pruneToolResults,
   readToolResult,
   readToolResultName,
@@ -90,7 +91,7 @@ export {
   toolResultReference,
   ToolResultNotFoundError,
 } from "./context";
-export type { ConversationSummary, PruneToolResultsOptions, ReadToolResultOptions, SlidingWindowOptions, SummarizeOptions, TokenCounter } from "./context";
+export type { ConversationSummary, GptEncoding, PruneToolResultsOptions, ReadToolResultOptions, SlidingWindowOptions, SummarizeOptions, TokenCounter } from "./context";
 export {
   AbortError,
   CallbackError,

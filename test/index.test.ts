@@ -128,6 +128,7 @@ describe("toolwright", () => {
       "denyPatterns",
       "escapeTemplateText",
       "estimateTokenCounter",
+      "gptTokenCounter",
       "inputGuardrail",
       "isPromptTemplate",
       "isTransientFailure",

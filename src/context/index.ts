@@ -8,3 +8,5 @@ export { summarize, summaryStateKey } from "./summarize";
 export type { ConversationSummary, SummarizeOptions } from "./summarize";
 export { cachedCounter, countTokens, estimateTokenCounter } from "./tokenCounter";
 export type { TokenCounter } from "./tokenCounter";
+export { gptTokenCounter } from "./gptTokenCounter";
+export type { GptEncoding } from "./gptTokenCounter";
