@@ -203,6 +203,9 @@ export class McpToolset extends Toolset {
         outputsToState: options.outputsToState,
         outputsToString: options.outputsToString,
         source: `MCP server '${server}', tool '${info.name}'`,
+        // The toolset cuts a long result itself, with a notice naming the server (maxResultChars);
+        // the run's own cap leaves room for that notice rather than cutting it off.
+        maxResultChars: (this.#options.maxResultChars ?? 100_000) + 1_000,
         function: async (args: Record<string, unknown>, context: ToolContext) => (await this.#call(info.name, args, context.signal, (progress) => context.reportProgress(progress))).output,
       });
       // The schema is compiled now, not at the first call: a schema the validator cannot use (an
