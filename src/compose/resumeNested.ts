@@ -2,11 +2,10 @@ import type { ChatMessage } from "../chat/chatMessage";
 import type { ConfirmationDecision, PendingConfirmation } from "../hitl/confirmationTypes";
 import type { Tool } from "../tools/tool";
 import { truncateForEcho } from "../util/truncate";
-import { callKeys, stepCalls } from "../run/stepCalls";
+import { callKeys, nestedCallKey, stepCalls } from "../run/stepCalls";
 import { checkDecisionsFor } from "../hitl/checkDecisions";
 import { type NestedResume, type RunPosition, snapshotProblem } from "../agent/snapshot";
 import { toolInternals } from "../tools/tool";
-import { nestedCallKey } from "./nestedCallKey";
 
 /** A paused tool step to continue, as a snapshot gives it back, and what the resumed run brings to it. */
 export interface ResumeNestedOptions {

@@ -3,7 +3,7 @@ import type { ConfirmationDecision, PendingConfirmation } from "../hitl/confirma
 import { appendMessages } from "../state/state";
 import { type AfterCallChange, type EndedCall, invokeTools, type InvokeToolsOptions, type NestedStep, type ToolCallOutcome } from "../tools/invokeTools";
 import type { SubRunPause } from "../tools/subRun";
-import { nestedCallKey } from "../compose/nestedCallKey";
+import { nestedCallKey } from "./stepCalls";
 import { attachSnapshot, type RunPosition } from "../agent/snapshot";
 import { isThenable } from "../util/isThenable";
 import { leaveToolStep, reachCheckpoint, stopRun } from "./modelStep";

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Agent, ChatMessage, ConfigurationError, State, Tool, type ToolEndEvent, type ToolOptions } from "toolwright";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
 import { z } from "zod";
-import { capResultText } from "../../src/tools/capResultText";
+import { capResultText } from "../../src/tools/toolResultText";
 import { type InvokeToolsOptions, invokeTools } from "../../src/tools/invokeTools";
 import { reportToolFault } from "../../src/tools/reportToolFault";
 import { retryDelay } from "../../src/tools/toolRetry";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { Agent, ChatMessage, DeferredConfirmationStrategy, Tool, type ToolCall } from "toolwright";
 import { ScriptedChatGenerator } from "toolwright/testing";
-import { escapeKeySegment, nestedCallKey } from "../../src/compose/nestedCallKey";
+import { escapeKeySegment, nestedCallKey } from "../../src/run/stepCalls";
 import { rejectionOf } from "../helpers/notesAgent";
 
 const call = (id: string, toolName: string, args: Record<string, unknown>): ToolCall => ({ id, toolName, arguments: args });
