@@ -15,8 +15,10 @@ export type { BudgetKind, BudgetLimits, CostLimit, ModelPrice } from "./budgets/
 export type { AgentToolOptions, AgentToolResult } from "./compose/agentTool";
 export type {
   AgentDefinition,
+  BudgetDefinition,
   ChatGeneratorOptionsDefinition,
   ClassToolsReference,
+  CompactionDefinition,
   ConfirmationDefinition,
   NamedToolReference,
   SecretReference,

@@ -83,6 +83,11 @@ export const agentOptions = {
     rule: { kind: "integer", min: 1 },
     fallback: defaultMaxToolResultChars,
     message: (value) => `Agent has maxToolResultChars ${describeKind(value)}: it must be a whole number of at least 1 (the most characters of one tool result the model is sent). Default 100000.`,
+    data: {
+      rule: { kind: "integer", min: 1, max: 1_000_000_000 },
+      what: "characters",
+      description: "The most characters of one tool result the model is sent (a tool's own maxResultChars wins); a longer result is cut, with a notice naming the tool. Default 100000.",
+    },
   }),
   raiseOnToolInvocationFailure: option<boolean>({
     rule: { kind: "boolean" },

@@ -1,3 +1,4 @@
+import type { BudgetLimits, ModelPrice } from "../budgets/budgetLimits";
 import type { ChatGeneratorDefinition } from "../chat/chatGenerator";
 import type { JsonValue } from "../state/jsonCodec";
 import type { JsonSchema } from "../tools/jsonSchema";
@@ -34,11 +35,28 @@ export interface AgentDefinition {
   readonly maxOutputRetries?: number;
   readonly toolConcurrency?: number;
   readonly toolTimeoutMs?: number;
+  /** The most characters of one tool result the model is sent. Default 100,000. */
+  readonly maxToolResultChars?: number;
   readonly raiseOnToolInvocationFailure?: boolean;
   /** Tool name (or `"*"`) → how its calls are confirmed. */
   readonly confirmationStrategies?: Readonly<Record<string, ConfirmationDefinition>>;
+  /** Per-run limits, as `budget()` takes them (the cost priced for a model named by string): the Agent gets `budget(limits)` as middleware. */
+  readonly budget?: BudgetDefinition;
+  /** What the model is sent, kept short: `pruneToolResults`, then `slidingWindow`, as middleware after the budget. */
+  readonly compaction?: CompactionDefinition;
   /** The snapshot signing key, by environment-variable name. */
   readonly snapshotKey?: SecretReference;
+}
+
+/** A budget's limits as data: `BudgetLimits` with the cost's model named by string. */
+export interface BudgetDefinition extends Omit<BudgetLimits, "maxCost"> {
+  readonly maxCost?: { readonly amount: number; readonly model: string; readonly prices: Readonly<Record<string, ModelPrice>> };
+}
+
+/** Compaction as data: the options of `pruneToolResults` and `slidingWindow` that are plain values. */
+export interface CompactionDefinition {
+  readonly pruneToolResults?: { readonly keepLast?: number; readonly maxChars?: number };
+  readonly slidingWindow?: { readonly maxTokens: number };
 }
 
 /** A secret by the name of the environment variable that holds it. */

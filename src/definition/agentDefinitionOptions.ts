@@ -4,6 +4,7 @@ import type { AgentOptions } from "../agent/agentTypes";
 import type { OutputSchema } from "../agent/finalOutput";
 import type { AgentTracing } from "../observe/agentTracing";
 import type { AgentHooks } from "../observe/runEvents";
+import type { Middleware } from "../run/middleware";
 import type { StateSchema } from "../state/stateSchema";
 import type { AgentDefinition } from "./agentDefinition";
 import type { AgentRegistry } from "./agentRegistry";
@@ -30,6 +31,8 @@ export interface AgentFromJSONOptions<S extends StateSchema = StateSchema> {
   allowedBaseURLs?: readonly string[];
   /** Replaces the definition's chat generator (tests, offline runs): the definition's is checked, not built. */
   chatGenerator?: ChatGenerator;
+  /** Middleware in code (guardrails, your own), run after the middleware the definition's `budget` and `compaction` make. */
+  middleware?: readonly Middleware[];
   /** Lifecycle callbacks (a definition holds no code). */
   hooks?: AgentHooks;
   /** Tracing, e.g. `openTelemetry()` from `toolwright/otel`. */

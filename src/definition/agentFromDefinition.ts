@@ -6,6 +6,7 @@ import { checkReservedKeys } from "../agent/validateAgentOptions";
 import { type PromptTemplate, promptTemplate } from "../prompt/promptTemplate";
 import { normalizeStateSchema, type NormalizedStateKey, type StateSchema } from "../state/stateSchema";
 import { zodDef } from "../state/zodIntrospection";
+import { checkMiddleware } from "../run/checkMiddleware";
 import { resolveTools } from "../tools/resolveTools";
 import { findShapeProblem } from "../util/jsonShape";
 import { limits } from "../util/limits";
@@ -15,6 +16,7 @@ import { checkRegistry } from "./agentRegistry";
 import { chatGeneratorFromDefinition, checkEnv, type DefinitionTrust } from "./chatGeneratorDefinition";
 import { describeKind } from "../util/describeValue";
 import { strategiesFromDefinition } from "./confirmationDefinition";
+import { middlewareFromDefinition } from "./middlewareDefinition";
 import { readDefinition } from "./readDefinition";
 import { stateSchemaFromDefinition, zodTypeOf } from "./stateDefinition";
 import { resolveToolReferences } from "./toolReferences";
@@ -43,6 +45,9 @@ export function agentFromDefinition(data: unknown, options: AgentFromJSONOptions
   if (unknownCondition) throw new DefinitionError(["exitConditions", unknownCondition.index], unknownExitConditionReason(String(unknownCondition.condition), toolNames));
   // A replaced generator is still checked: a definition that names a bad one is refused everywhere.
   if (options.chatGenerator !== undefined) chatGeneratorFromDefinition(definition.chatGenerator, registry, trust, false);
+  const definedMiddleware = middlewareFromDefinition(definition);
+  // The code's middleware is checked here, so that a fault in it is not reported against the definition.
+  const middleware = [...definedMiddleware, ...checkMiddleware(options.middleware, "Agent", definedMiddleware)];
   const agentOptions: AgentOptions<StateSchema, string, OutputSchema | undefined> = {
     chatGenerator: options.chatGenerator ?? chatGeneratorFromDefinition(definition.chatGenerator, registry, trust),
     tools,
@@ -56,9 +61,11 @@ export function agentFromDefinition(data: unknown, options: AgentFromJSONOptions
     ...(definition.maxOutputRetries !== undefined && { maxOutputRetries: definition.maxOutputRetries }),
     ...(definition.toolConcurrency !== undefined && { toolConcurrency: definition.toolConcurrency }),
     ...(definition.toolTimeoutMs !== undefined && { toolTimeoutMs: definition.toolTimeoutMs }),
+    ...(definition.maxToolResultChars !== undefined && { maxToolResultChars: definition.maxToolResultChars }),
     ...(definition.raiseOnToolInvocationFailure !== undefined && { raiseOnToolInvocationFailure: definition.raiseOnToolInvocationFailure }),
     ...(definition.confirmationStrategies !== undefined && { confirmationStrategies: strategiesFromDefinition(definition.confirmationStrategies, registry, toolNames) }),
     ...(definition.snapshotKey !== undefined && { snapshotKey: secretFromEnv(definition.snapshotKey.env, ["snapshotKey", "env"], trust) }),
+    ...(middleware.length > 0 && { middleware }),
     ...(options.hooks !== undefined && { hooks: options.hooks }),
     ...(options.tracing !== undefined && { tracing: options.tracing }),
     ...(options.streamingCallback !== undefined && { streamingCallback: options.streamingCallback }),

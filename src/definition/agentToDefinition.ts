@@ -15,7 +15,8 @@ export type { AgentToJSONOptions };
 
 /**
  * An Agent's options as a definition. Only what the options give is written (defaults stay
- * defaults); run-time wiring (hooks, tracing, streaming callback) is not part of a definition.
+ * defaults); run-time wiring (hooks, middleware, tracing, streaming callback) is not part of a
+ * definition (an Agent read from one keeps and writes back its own `budget` and `compaction`).
  * Throws `DefinitionError` at the first part with no data form, naming the fix.
  */
 export function agentToDefinition(options: AgentOptions<StateSchema, string, OutputSchema | undefined>, toJSON: AgentToJSONOptions): AgentDefinition {
@@ -29,7 +30,7 @@ export function agentToDefinition(options: AgentOptions<StateSchema, string, Out
   if (options.stateSchema !== undefined) definition.stateSchema = stateSchemaToDefinition(options.stateSchema, registry);
   if (options.outputSchema !== undefined) definition.outputSchema = jsonSchemaOfState(options.outputSchema as unknown as ZodSchema, ["outputSchema"]);
   if (options.exitConditions !== undefined) definition.exitConditions = [...options.exitConditions];
-  for (const key of ["maxAgentSteps", "maxOutputRetries", "toolConcurrency", "toolTimeoutMs", "raiseOnToolInvocationFailure"] as const) {
+  for (const key of ["maxAgentSteps", "maxOutputRetries", "toolConcurrency", "toolTimeoutMs", "maxToolResultChars", "raiseOnToolInvocationFailure"] as const) {
     if (options[key] !== undefined) definition[key] = options[key];
   }
   if (options.confirmationStrategies !== undefined) definition.confirmationStrategies = strategiesToDefinition(options.confirmationStrategies, registry);

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { agentOptions } from "../agent/agentOptions";
 import { nameDataType, optionDataType, textDataType } from "../agent/optionDataType";
 import { zod } from "../util/lazyZod";
+import { middlewareDataTypes } from "./middlewareDataTypes";
 
 /**
  * The definition format as a zod schema: `readDefinition` checks untrusted data with it, and
@@ -110,6 +111,8 @@ function build(z: typeof import("zod").z) {
     )
     .meta({ description: "The chat model." });
 
+  const { budget, compaction } = middlewareDataTypes(z);
+
   const agent = z
     .strictObject(
       {
@@ -127,11 +130,14 @@ function build(z: typeof import("zod").z) {
         maxOutputRetries: agentOption("maxOutputRetries"),
         toolConcurrency: agentOption("toolConcurrency"),
         toolTimeoutMs: agentOption("toolTimeoutMs"),
+        maxToolResultChars: agentOption("maxToolResultChars"),
         raiseOnToolInvocationFailure: agentOption("raiseOnToolInvocationFailure"),
         confirmationStrategies: z
           .record(name('a tool name or "*"'), confirmation, { error: 'must be a mapping of tool name (or "*") → { strategy, policy? }' })
           .optional()
           .meta({ description: 'Tool name (or "*" for every tool) → how its calls are confirmed by a person.' }),
+        budget,
+        compaction,
         snapshotKey: secret.optional().meta({ description: "The snapshot signing key (at least 32 bytes), by environment variable." }),
       },
       { error: "must be a mapping (an agent definition)" },

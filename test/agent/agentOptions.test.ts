@@ -19,6 +19,7 @@ const examples: Record<string, { valid: unknown[]; invalid: unknown[]; codeOnly:
   maxOutputRetries: { valid: [0, 2, 100], invalid: [-1, 101, 0.5, "2", null], codeOnly: [] },
   toolConcurrency: { valid: [1, 4, 1_000], invalid: [0, 2.5, "4", null], codeOnly: [1_001] },
   toolTimeoutMs: { valid: [1, 30_000, 2_147_483_647], invalid: [0, -5, "100", null, false], codeOnly: [0.5, 1_500.5, 2_147_483_648] },
+  maxToolResultChars: { valid: [1, 100_000, 1_000_000_000], invalid: [0, -1, 2.5, "500", null, false], codeOnly: [1_000_000_001] },
   raiseOnToolInvocationFailure: { valid: [true, false], invalid: ["true", 0, 1, null], codeOnly: [] },
 };
 
