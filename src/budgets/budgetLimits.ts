@@ -1,4 +1,5 @@
 import { ConfigurationError } from "../errors";
+import { truncateForEcho } from "../util/truncate";
 
 /** A model's price in the currency of `maxCost.amount`, per 1,000,000 tokens. */
 export interface ModelPrice {
@@ -67,8 +68,9 @@ function checkCost(subject: string, maxCost: CostLimit): NonNullable<CheckedLimi
   const prices = maxCost.prices;
   if (typeof prices !== "object" || prices === null) throw new ConfigurationError(subject, `${subject} option maxCost.prices must map model names to { input, output } per 1M tokens.`, { optionPath: ["maxCost", "prices"] });
   if (!Object.hasOwn(prices, model)) {
-    const priced = Object.keys(prices);
-    throw new ConfigurationError(subject, `${subject} has no price for model '${model}'; add it to maxCost.prices (priced: ${priced.length > 0 ? priced.join(", ") : "none"}).`, { optionPath: ["maxCost", "prices"] });
+    // Model names and price keys may come from a definition: each echoed cut to the echo limit, at most 20 of them.
+    const priced = Object.keys(prices).slice(0, 20).map((key) => truncateForEcho(key));
+    throw new ConfigurationError(subject, `${subject} has no price for model '${truncateForEcho(model)}'; add it to maxCost.prices (priced: ${priced.length > 0 ? priced.join(", ") : "none"}).`, { optionPath: ["maxCost", "prices"] });
   }
   const price = prices[model]!;
   const input = amountOf(subject, `maxCost.prices.${model}.input`, price?.input);
