@@ -18,7 +18,7 @@ function conversation(size: number): ChatMessage[] {
 // (a run counts each message once; every later step meets it cached, as here).
 async function hookMicros(middleware: Middleware, size: number): Promise<number> {
   const state = new State({ conversation_summary: summaryStateKey() });
-  const context: BeforeModelContext = { runId: "bench", agentName: undefined, step: 1, state, usage: noUsage, signal: new AbortController().signal, messages: conversation(size), tools: [] };
+  const context: BeforeModelContext = { runId: "bench", agentName: undefined, step: 1, state, usage: noUsage, signal: new AbortController().signal, messages: conversation(size), tools: [], callModel: () => Promise.reject(new Error("The compaction bench makes no model calls.")) };
   const calls = 50;
   const times = await timeRuns(async () => {
     for (let i = 0; i < calls; i++) await middleware.beforeModel!(context);

@@ -38,6 +38,7 @@ export type {
   AfterRunContext,
   AfterToolAction,
   AfterToolContext,
+  AlongsideVerdict,
   BeforeModelAction,
   BeforeModelContext,
   BeforeToolAction,

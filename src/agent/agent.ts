@@ -276,7 +276,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
       outcome = await (observer ? observer.within(() => runLoop(context)) : runLoop(context));
     } catch (error) {
       abort.dispose();
-      observeFailure(context, error, start);
+      observeFailure(context, error);
       throw error;
     }
     const data = state.data as Record<string, unknown>;
@@ -443,11 +443,12 @@ function runDepth(input: object): number {
 const freshStart: LoopStart = { stepCount: 0, visits: { chatGenerator: 0, tools: new Map() }, next: "chat_generator", resumed: false, usage: noUsage };
 
 // A run that threw ends its observation (when it has one): a breakpoint as a stop (with an event), anything else as a failure.
-function observeFailure(run: RunContext, error: unknown, start: LoopStart): void {
+function observeFailure(run: RunContext, error: unknown): void {
   const { observer, usage } = run;
   if (!observer) return;
   const totals = usage.toJSON();
-  const stepCount = start.stepCount + totals.modelCalls - start.usage.modelCalls;
+  // Not from usage: modelCalls also counts a middleware's calls (a summarizer's) and answers a guardrail dropped.
+  const stepCount = run.cursor.stepCount;
   if (error instanceof BreakpointError) {
     const { at, toolName, visit } = error.breakpoint;
     observer.event("toolwright.breakpoint", { "toolwright.breakpoint.at": at, ...(toolName !== undefined && { "gen_ai.tool.name": toolName }), ...(visit !== undefined && { "toolwright.breakpoint.visit": visit }) });

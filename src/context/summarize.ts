@@ -150,7 +150,8 @@ async function summaryText(
   options: { chatGenerator: ChatGenerator; instructions: string; previous: string | undefined; messages: readonly ChatMessage[]; name: string },
 ): Promise<string> {
   const transcript = (options.previous === undefined ? "" : `Summary so far:\n${options.previous}\n\nThe conversation since:\n`) + transcriptText(options.messages);
-  const response = await options.chatGenerator.run({ messages: [ChatMessage.fromSystem(options.instructions), ChatMessage.fromUser(transcript)], tools: [], signal: context.signal });
+  // Through the run: the summary's tokens count in the run's usage (and its budget), and the call is observed.
+  const response = await context.callModel(options.chatGenerator, { messages: [ChatMessage.fromSystem(options.instructions), ChatMessage.fromUser(transcript)] });
   const reply: unknown = Array.isArray(response?.replies) ? response.replies[0] : undefined;
   const text = reply instanceof ChatMessage ? reply.text : undefined;
   if (typeof text !== "string" || text.trim() === "") {

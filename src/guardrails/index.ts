@@ -4,6 +4,7 @@ export type { BuiltinVerdict } from "./builtinVerdict";
 export type { Guardrail, GuardrailInput, GuardrailVerdict, InputGuardrailInput, OutputGuardrailInput, ToolCallGuardrailInput, ToolResultGuardrailInput } from "./guardrail";
 export { GuardrailError } from "./guardrailError";
 export { inputGuardrail } from "./inputGuardrail";
+export type { InputGuardrailOptions } from "./inputGuardrail";
 export { maxInputLength } from "./maxInputLength";
 export type { MaxInputLengthOptions } from "./maxInputLength";
 export { openAIModeration } from "./openAIModeration";

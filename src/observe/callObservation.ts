@@ -82,13 +82,14 @@ export class ModelCallObservation extends CallObservation<ModelEndEvent, ModelCa
 
   #finish(end: ModelCallEnd): void {
     const { responseModel, responseId, usage, finishReasons, warnings, replies, error } = end;
-    const { runId, agentName, step, model, provider, startTime } = this.start;
+    const { runId, agentName, step, model, provider, by, startTime } = this.start;
     const event: ModelEndEvent = Object.freeze({
       runId,
       agentName,
       step,
       model,
       provider,
+      by,
       responseModel,
       responseId,
       startTime,
@@ -109,7 +110,7 @@ export class ModelCallObservation extends CallObservation<ModelEndEvent, ModelCa
 }
 
 /** What a model call's observation starts with. */
-type ModelCallStart = CallStart<Pick<ModelEndEvent, "runId" | "agentName" | "step" | "model" | "provider" | "startTime">>;
+type ModelCallStart = CallStart<Pick<ModelEndEvent, "runId" | "agentName" | "step" | "model" | "provider" | "by" | "startTime">>;
 
 /** How a model call ended, as its end event tells it. */
 interface ModelCallEnd extends Pick<ModelEndEvent, "responseModel" | "responseId" | "usage" | "finishReasons" | "warnings" | "error"> {

@@ -45,6 +45,8 @@ export interface ModelStartEvent extends RunEventBase {
   /** The host and port of the server the generator calls, when it names one (`serverUrl`). */
   readonly serverAddress: string | undefined;
   readonly serverPort: number | undefined;
+  /** The middleware that made the call (a summarizer), by name; undefined for the run's own model call. */
+  readonly by: string | undefined;
   /** The tools offered to the model (their schemas leave injected parameters out). */
   readonly tools: readonly ToolSpec[];
   /** The conversation sent, as JSON, redacted. */
@@ -56,6 +58,8 @@ export interface ModelEndEvent extends RunEventBase {
   readonly step: number;
   readonly model: string | undefined;
   readonly provider: string | undefined;
+  /** The middleware that made the call (a summarizer), by name; undefined for the run's own model call. */
+  readonly by: string | undefined;
   /** The model that answered, as the response names it. */
   readonly responseModel: string | undefined;
   /** The response's id, when the generator reports one (`meta.id`). */

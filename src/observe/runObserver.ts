@@ -109,13 +109,16 @@ export class RunObserver implements CallObserver {
     if (trace) this.guard("tracing.addEvent", () => trace.addEvent(Object.freeze({ name, time: now(), attributes: Object.freeze(attributes) })));
   }
 
-  modelStart(step: number, request: ChatGeneratorRequest): ModelCallObservation {
+  /** A model call starts: the run's own, or one a middleware makes (`by`: its name and its generator, a summarizer's). */
+  modelStart(step: number, request: ChatGeneratorRequest, by?: { readonly middleware: string; readonly chatGenerator: ChatGenerator }): ModelCallObservation {
     const hidden = this.hidden();
     const startTime = now();
     const messages = memo(() => this.redactMessages(request.messages, hidden), noMessages);
     const { runId, agentName } = this.#base;
-    const model = this.#model;
-    const provider = this.#provider;
+    const model = by ? nameOf(by.chatGenerator.model) : this.#model;
+    const provider = by ? nameOf(by.chatGenerator.provider) : this.#provider;
+    const server = by ? serverOf(serverUrlOf(by.chatGenerator)) : this.#server;
+    const middleware = by?.middleware;
     // Plain frozen literals, content behind getters: an event nobody reads costs next to nothing.
     const event: ModelStartEvent = Object.freeze({
       runId,
@@ -126,8 +129,9 @@ export class RunObserver implements CallObserver {
       startTime,
       generationKwargs: request.generationKwargs,
       stream: request.streamingCallback !== undefined,
-      serverAddress: this.#server.address,
-      serverPort: this.#server.port,
+      serverAddress: server.address,
+      serverPort: server.port,
+      by: middleware,
       tools: request.tools,
       get messages() {
         return messages();
@@ -135,7 +139,7 @@ export class RunObserver implements CallObserver {
     });
     const trace = this.#trace && this.guard("tracing.startModelCall", () => this.#trace!.startModelCall(event));
     this.emit("onModelStart", event);
-    return new ModelCallObservation(this, trace, { runId, agentName, step, model, provider, startTime, hidden });
+    return new ModelCallObservation(this, trace, { runId, agentName, step, model, provider, by: middleware, startTime, hidden });
   }
 
   /** A call of a run's tool starts, with the arguments it runs with (validated, before injection). */

@@ -33,6 +33,7 @@ export class ModelCallTrace implements CallTrace<ModelEndEvent> {
       "toolwright.step": event.step,
     };
     if (event.model !== undefined) attributes["gen_ai.request.model"] = event.model;
+    if (event.by !== undefined) attributes["toolwright.model_call.by"] = event.by;
     if (event.serverAddress !== undefined) attributes["server.address"] = event.serverAddress;
     if (event.serverPort !== undefined) attributes["server.port"] = event.serverPort;
     const name = event.model === undefined ? "chat" : `chat ${event.model}`;

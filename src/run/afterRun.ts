@@ -9,7 +9,7 @@ export async function applyAfterRun<R extends RunResultLike>(run: RunContext, mi
   let current = result;
   for (const m of middleware) {
     if (!m.afterRun) continue;
-    const { step: _step, ...context } = hookContext(run, run.cursor.stepCount);
+    const { step: _step, callModel: _callModel, ...context } = hookContext(run, { middleware: m.name, hook: "afterRun", step: run.cursor.stepCount });
     const called = callAfterRun(m, { ...context, result: current });
     const action = isThenable(called) ? await run.abort.race(Promise.resolve(called), () => run.abort.abortError()) : called;
     if (action === undefined || action === null) continue;

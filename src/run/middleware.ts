@@ -1,5 +1,5 @@
 import type { ChatMessage, ToolCall } from "../chat/chatMessage";
-import type { ToolSpec } from "../chat/chatGenerator";
+import type { ChatGenerator, ChatGeneratorResponse, ToolSpec } from "../chat/chatGenerator";
 import type { RunUsage } from "../observe/runUsage";
 import type { State } from "../state/state";
 import type { StateSchema } from "../state/stateSchema";
@@ -48,6 +48,20 @@ export interface HookContext<S extends StateSchema = AnyStateSchema> {
   readonly usage: RunUsage;
   /** The run's signal: aborted when the caller aborts the run. */
   readonly signal: AbortSignal;
+  /**
+   * Calls a model as part of the run (a summarizer does): with the run's signal; its tokens and the
+   * call count in the run's usage, so budgets see them; its `onModelStart`/`onModelEnd` events and
+   * span name this middleware (`by`). Resolves to the generator's response.
+   */
+  callModel(chatGenerator: ChatGenerator, request: MiddlewareModelRequest): Promise<ChatGeneratorResponse>;
+}
+
+/** What a middleware sends when it calls a model (`HookContext.callModel`). */
+export interface MiddlewareModelRequest {
+  readonly messages: readonly ChatMessage[];
+  /** The tools offered; default none. */
+  readonly tools?: readonly ToolSpec[];
+  readonly generationKwargs?: Readonly<Record<string, unknown>>;
 }
 
 /** Before each model call. */
@@ -58,8 +72,22 @@ export interface BeforeModelContext<S extends StateSchema = AnyStateSchema> exte
   readonly tools: readonly ToolSpec[];
 }
 
-/** Change what this call sends (the conversation in state stays as it is), or stop the run. */
-export type BeforeModelAction = { readonly messages?: readonly ChatMessage[]; readonly tools?: readonly ToolSpec[] } | StopAction;
+/**
+ * Change what this call sends (the conversation in state stays as it is), run a check beside the
+ * call (`alongside`), or stop the run.
+ */
+export type BeforeModelAction =
+  | { readonly messages?: readonly ChatMessage[]; readonly tools?: readonly ToolSpec[]; readonly alongside?: (signal: AbortSignal) => MaybePromise<AlongsideVerdict | void> }
+  | StopAction;
+
+/**
+ * What a check that ran beside a model call (`BeforeModelAction.alongside`) concludes: nothing (the
+ * call's replies are used), stop the run (the call is cancelled through its signal, or its replies
+ * are dropped when it already answered; its tokens still count), or call the model again (the same,
+ * and the step's model call starts over from `beforeModel`, where the check's middleware changes
+ * what is sent).
+ */
+export type AlongsideVerdict = StopAction | { readonly callAgain: true };
 
 /** After the model answered, before its replies join the conversation. */
 export interface AfterModelContext<S extends StateSchema = AnyStateSchema> extends HookContext<S> {
@@ -113,7 +141,7 @@ export interface AfterToolContext<S extends StateSchema = AnyStateSchema> extend
 export type AfterToolAction = { readonly result?: unknown; readonly text?: string } | StopAction;
 
 /** When the run returns (not when it throws). */
-export interface AfterRunContext<R, S extends StateSchema = AnyStateSchema> extends Omit<HookContext<S>, "step"> {
+export interface AfterRunContext<R, S extends StateSchema = AnyStateSchema> extends Omit<HookContext<S>, "step" | "callModel"> {
   readonly result: R;
 }
 

@@ -144,6 +144,9 @@ export interface CallEnded {
   readonly result: unknown;
 }
 
+/** A check a feature runs beside the model call: cancelled through `signal` when the call or another check ends the step's turn. */
+export type AlongsideCheck = (signal: AbortSignal) => Promise<{ readonly stop: RunStop } | { readonly callAgain: true; readonly by: string } | void>;
+
 /** What a feature decides about a call before it runs. */
 export type CallVerdict = ConfirmationDecision | { readonly action: "pause" } | { readonly stop: RunStop };
 
@@ -154,7 +157,7 @@ export type CallVerdict = ConfirmationDecision | { readonly action: "pause" } | 
  */
 export interface RunFeature {
   /** Before each model call: change what is sent, or stop the run. */
-  beforeModel?(run: RunContext, request: ModelRequestParts): MaybePromise<Partial<ModelRequestParts> | { readonly stop: RunStop } | void>;
+  beforeModel?(run: RunContext, request: ModelRequestParts): MaybePromise<(Partial<ModelRequestParts> & { readonly alongside?: AlongsideCheck }) | { readonly stop: RunStop } | void>;
   /** After the model answered: replace or reject the replies, or stop the run. */
   afterModel?(run: RunContext, replies: readonly ChatMessage[]): MaybePromise<{ readonly replies: readonly ChatMessage[] } | { readonly reject: string; readonly by: string } | { readonly stop: RunStop } | void>;
   /** Before a step's calls are decided and run (once per step). */

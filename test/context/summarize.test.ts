@@ -29,6 +29,32 @@ describe("summarize", () => {
     expect(result.messages.slice(1, 8)).toEqual(conversation);
   });
 
+  it("counts the summarizer's tokens in the run's usage, and reports its call as a model call by the middleware", async () => {
+    const summarizer = new ScriptedChatGenerator([ChatMessage.fromAssistant("The user asked three questions.", { meta: { usage: { promptTokens: 300, completionTokens: 20 } } })]);
+    const model = new ScriptedChatGenerator([ChatMessage.fromAssistant("ok", { meta: { usage: { promptTokens: 150, completionTokens: 5 } } })]);
+    const events: Array<{ kind: string; step: number; by: string | undefined; model: string | undefined; usage?: unknown }> = [];
+    const agent = new Agent({
+      chatGenerator: model,
+      stateSchema: { conversation_summary: summaryStateKey() },
+      middleware: [summarize({ chatGenerator: summarizer, maxTokens: 500, keepLast: 2 })],
+      hooks: {
+        onModelStart: ({ step, by, model }) => void events.push({ kind: "start", step, by, model }),
+        onModelEnd: ({ step, by, model, usage }) => void events.push({ kind: "end", step, by, model, usage }),
+      },
+    });
+
+    const result = await agent.run({ messages: conversation });
+
+    expect(result.usage).toMatchObject({ inputTokens: 450, outputTokens: 25, totalTokens: 475, modelCalls: 2 });
+    expect(result.stepCount).toBe(1);
+    expect(events).toEqual([
+      { kind: "start", step: 1, by: "summarize", model: "scripted" },
+      { kind: "end", step: 1, by: "summarize", model: "scripted", usage: { inputTokens: 300, outputTokens: 20 } },
+      { kind: "start", step: 1, by: undefined, model: "scripted" },
+      { kind: "end", step: 1, by: undefined, model: "scripted", usage: { inputTokens: 150, outputTokens: 5 } },
+    ]);
+  });
+
   it("fails the run naming the middleware when the summary's state key is not declared", async () => {
     const summarizer = new ScriptedChatGenerator([ChatMessage.fromAssistant("summary")]);
     const agent = new Agent({ chatGenerator: new ScriptedChatGenerator([]), middleware: [summarize({ chatGenerator: summarizer, maxTokens: 300, keepLast: 1 })] });

@@ -42,7 +42,7 @@ export function modelStart(
   over: Partial<Omit<ModelStartEvent, "messages" | "tools">> = {},
   content: { messages?: readonly ChatMessageJSON[]; tools?: readonly ToolSpec[] } = {},
 ): ModelStartEvent {
-  const base = { ...ids, step: 1, model: "gpt-test" as string | undefined, provider: "openai" as string | undefined, startTime: T0 + 1, generationKwargs: undefined, stream: false, serverAddress: undefined, serverPort: undefined, ...over };
+  const base = { ...ids, step: 1, model: "gpt-test" as string | undefined, provider: "openai" as string | undefined, startTime: T0 + 1, generationKwargs: undefined, stream: false, serverAddress: undefined, serverPort: undefined, by: undefined as string | undefined, ...over };
   return withContent(base, { messages: content.messages ?? [], tools: content.tools ?? [] }, reads);
 }
 
@@ -52,6 +52,7 @@ export function modelEnd(reads: Reads, over: Partial<Omit<ModelEndEvent, "replie
     step: 1,
     model: "gpt-test" as string | undefined,
     provider: "openai" as string | undefined,
+    by: undefined as string | undefined,
     responseModel: undefined,
     responseId: undefined,
     startTime: T0 + 1,

@@ -198,7 +198,7 @@ describe("Middleware.beforeModel", () => {
   });
 
   it("tells the hook the run's id, the Agent's name, the step, the usage so far, the live state and the run's signal", async () => {
-    const contexts: Array<Omit<BeforeModelContext, "messages" | "tools" | "state" | "signal"> & { customer: unknown; aborted: boolean }> = [];
+    const contexts: Array<Omit<BeforeModelContext, "messages" | "tools" | "state" | "signal" | "callModel"> & { customer: unknown; aborted: boolean }> = [];
     const { agent } = refundDesk({
       name: "refund-desk",
       script: [calls(lookupCall), ChatMessage.fromAssistant("Done.")],

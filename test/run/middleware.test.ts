@@ -75,11 +75,11 @@ describe("MiddlewareError", () => {
     ["beforeModel", "skip", "returned string \"skip\" from beforeModel, which is not one of its actions; return an action object or nothing."],
     ["beforeModel", 42, "returned number 42 from beforeModel, which is not one of its actions; return an action object or nothing."],
     ["beforeModel", new Map(), "returned a Map from beforeModel, which is not one of its actions; return an action object or nothing."],
-    ["beforeModel", { message: [] }, "returned an object with 'message' from beforeModel, which is not one of its actions; return nothing, { messages?: ChatMessage[], tools?: ToolSpec[] } or { stop: { reason } }."],
+    ["beforeModel", { message: [] }, "returned an object with 'message' from beforeModel, which is not one of its actions; return nothing, { messages?: ChatMessage[], tools?: ToolSpec[], alongside?: (signal) => verdict } or { stop: { reason } }."],
     [
       "beforeModel",
       { messages: [{ role: "user", text: "hi" }] },
-      "returned an object with 'messages' from beforeModel, which is not one of its actions; return nothing, { messages?: ChatMessage[], tools?: ToolSpec[] } or { stop: { reason } }.",
+      "returned an object with 'messages' from beforeModel, which is not one of its actions; return nothing, { messages?: ChatMessage[], tools?: ToolSpec[], alongside?: (signal) => verdict } or { stop: { reason } }.",
     ],
     ["afterModel", { reject: "" }, "returned an object with 'reject' from afterModel, which is not one of its actions; return nothing, { replies: ChatMessage[] }, { reject: \"what to tell the model\" } or { stop: { reason } }."],
     ["afterModel", {}, "returned an empty object from afterModel, which is not one of its actions; return nothing, { replies: ChatMessage[] }, { reject: \"what to tell the model\" } or { stop: { reason } }."],

@@ -8,7 +8,8 @@ import { truncateForEcho } from "../../util/truncate";
 import type { HookContext, HookPoint, Middleware, RunStop } from "../middleware";
 import { MiddlewareError } from "../middlewareError";
 import type { RunContext } from "../runContext";
-import type { RunFeature } from "../runContext";
+import { type MiddlewareCaller, middlewareModelCall } from "../middlewareModelCall";
+import type { AlongsideCheck, RunFeature } from "../runContext";
 
 /** A middleware's hooks attached at the run's hook points: each call checked, each throw a MiddlewareError naming it. */
 export function middlewareFeature(middleware: Middleware): RunFeature {
@@ -16,19 +17,28 @@ export function middlewareFeature(middleware: Middleware): RunFeature {
   const feature: RunFeature = {};
   if (middleware.beforeModel) {
     feature.beforeModel = (run, request) =>
-      call(middleware, "beforeModel", { ...hookContext(run, run.cursor.stepCount + 1), messages: request.messages, tools: request.tools }, (action) => {
+      call(middleware, "beforeModel", { ...hookContext(run, { middleware: name, hook: "beforeModel", step: run.cursor.stepCount + 1 }), messages: request.messages, tools: request.tools }, (action) => {
         if (action === undefined) return undefined;
         if ("stop" in action) return { stop: readStop(name, "beforeModel", action.stop) };
-        const { messages, tools } = action;
-        if (Object.keys(action).some((key) => key !== "messages" && key !== "tools") || (messages !== undefined && !isMessages(messages)) || (tools !== undefined && !Array.isArray(tools))) {
-          throw notAnAction({ middleware: name, hook: "beforeModel", action, expected: "nothing, { messages?: ChatMessage[], tools?: ToolSpec[] } or { stop: { reason } }" });
+        const { messages, tools, alongside } = action;
+        if (
+          Object.keys(action).some((key) => key !== "messages" && key !== "tools" && key !== "alongside") ||
+          (messages !== undefined && !isMessages(messages)) ||
+          (tools !== undefined && !Array.isArray(tools)) ||
+          (alongside !== undefined && typeof alongside !== "function")
+        ) {
+          throw notAnAction({ middleware: name, hook: "beforeModel", action, expected: "nothing, { messages?: ChatMessage[], tools?: ToolSpec[], alongside?: (signal) => verdict } or { stop: { reason } }" });
         }
-        return { ...(messages !== undefined && { messages: messages as ChatMessage[] }), ...(tools !== undefined && { tools: tools as never }) };
+        return {
+          ...(messages !== undefined && { messages: messages as ChatMessage[] }),
+          ...(tools !== undefined && { tools: tools as never }),
+          ...(alongside !== undefined && { alongside: alongsideCheck(middleware, alongside as (signal: AbortSignal) => unknown) }),
+        };
       });
   }
   if (middleware.afterModel) {
     feature.afterModel = (run, replies) =>
-      call(middleware, "afterModel", { ...hookContext(run, run.cursor.stepCount + 1), replies }, (action) => {
+      call(middleware, "afterModel", { ...hookContext(run, { middleware: name, hook: "afterModel", step: run.cursor.stepCount + 1 }), replies }, (action) => {
         if (action === undefined) return undefined;
         if ("stop" in action) return { stop: readStop(name, "afterModel", action.stop) };
         if ("replies" in action && isMessages(action.replies)) return { replies: action.replies as ChatMessage[] };
@@ -38,7 +48,7 @@ export function middlewareFeature(middleware: Middleware): RunFeature {
   }
   if (middleware.beforeTool) {
     feature.beforeTool = (run, toolCall) =>
-      call(middleware, "beforeTool", { ...hookContext(run, run.cursor.stepCount), toolCall: toolCall.toolCall, callKey: toolCall.key, arguments: toolCall.arguments }, (action) => {
+      call(middleware, "beforeTool", { ...hookContext(run, { middleware: name, hook: "beforeTool", step: run.cursor.stepCount }), toolCall: toolCall.toolCall, callKey: toolCall.key, arguments: toolCall.arguments }, (action) => {
         if (action === undefined) return undefined;
         if ("stop" in action) return { stop: readStop(name, "beforeTool", action.stop) };
         if (action.action === "pause" && Object.keys(action).length === 1) return { action: "pause" as const };
@@ -49,7 +59,7 @@ export function middlewareFeature(middleware: Middleware): RunFeature {
   }
   if (middleware.afterTool) {
     feature.afterTool = (run, ended) =>
-      call(middleware, "afterTool", { ...hookContext(run, run.cursor.stepCount), toolCall: ended.toolCall, callKey: ended.key, failed: ended.failed, result: ended.result }, (action) => {
+      call(middleware, "afterTool", { ...hookContext(run, { middleware: name, hook: "afterTool", step: run.cursor.stepCount }), toolCall: ended.toolCall, callKey: ended.key, failed: ended.failed, result: ended.result }, (action) => {
         if (action === undefined) return undefined;
         if ("stop" in action) return { stop: readStop(name, "afterTool", action.stop) };
         if (Object.keys(action).some((key) => key !== "result" && key !== "text") || ("text" in action && typeof action.text !== "string")) {
@@ -64,9 +74,35 @@ export function middlewareFeature(middleware: Middleware): RunFeature {
   return feature;
 }
 
-/** What every hook of a run is told, at `step`. */
-export function hookContext(run: RunContext, step: number): HookContext {
-  return { runId: run.runId(), agentName: run.agentName, step, state: run.state, usage: run.usage.toJSON(), signal: run.abort.signal };
+// A middleware's check beside the model call, read like a hook's action: a throw or a verdict of
+// another shape is a MiddlewareError naming the middleware at beforeModel.
+function alongsideCheck(middleware: Middleware, check: (signal: AbortSignal) => unknown): AlongsideCheck {
+  const { name } = middleware;
+  return async (signal) => {
+    let verdict: unknown;
+    try {
+      verdict = await check.call(middleware, signal);
+    } catch (error) {
+      throw hookThrew(name, "beforeModel", error);
+    }
+    if (verdict === undefined || verdict === null) return undefined;
+    if (isPlainObject(verdict) && "stop" in verdict) return { stop: readStop(name, "beforeModel", verdict.stop) };
+    if (isPlainObject(verdict) && verdict.callAgain === true && Object.keys(verdict).length === 1) return { callAgain: true, by: name };
+    throw new MiddlewareError({ middleware: name, hook: "beforeModel", message: `resolved its check beside the model call with ${describeAction(verdict)}; resolve nothing, { stop: { reason } } or { callAgain: true }.` });
+  };
+}
+
+/** What every hook of a run is told, at the caller's step. */
+export function hookContext(run: RunContext, caller: MiddlewareCaller): HookContext {
+  return {
+    runId: run.runId(),
+    agentName: run.agentName,
+    step: caller.step,
+    state: run.state,
+    usage: run.usage.toJSON(),
+    signal: run.abort.signal,
+    callModel: (chatGenerator, request) => middlewareModelCall(run, caller, chatGenerator, request),
+  };
 }
 
 type Hook = Exclude<HookPoint, "afterRun">;
