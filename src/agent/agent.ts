@@ -201,6 +201,9 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     if (options.decisions !== undefined && options.snapshot === undefined) {
       throw new DecisionError(undefined, "Agent.run was given decisions without a snapshot; decisions continue a paused run, so pass them with its snapshot: agent.run({ snapshot, decisions }).");
     }
+    if (options.stateUpdates !== undefined && options.snapshot === undefined) {
+      throw new ConfigurationError("Agent.run", "Agent.run was given stateUpdates without a snapshot; they change a stopped or paused run's state before it continues, so pass them with its snapshot (agent.run({ snapshot, stateUpdates })), or give a new run's state as its keys (agent.run({ messages, key: value })).");
+    }
     const streamingCallback = input.streamingCallback === undefined ? this.#streamingCallback : checkCallback(input.streamingCallback, "Agent.run");
     const output = input.outputSchema === undefined ? this.#output : finalOutput(input.outputSchema, "Agent.run");
     const runMiddleware = checkMiddleware(options.middleware, "Agent.run", this.#middleware);
@@ -349,6 +352,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
       confirmationContext: options.confirmationContext,
       signal,
       signer: this.#signer,
+      stateUpdates: options.stateUpdates,
     });
   }
 

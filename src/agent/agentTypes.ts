@@ -118,6 +118,13 @@ export interface AgentRunOptions {
   signal?: AbortSignal;
   /** Continues a run from a snapshot (a breakpoint, a deferred confirmation or a failure made it). */
   snapshot?: AgentSnapshot;
+  /**
+   * With `snapshot`: state values set before the run continues, by key, each merged and checked as a
+   * tool's output is (its key's merge handler, then its type): a person's decision after a stop, or
+   * raised budget limits (`budget({ limitsStateKey })`). `messages` is the snapshot's conversation and
+   * cannot be set here.
+   */
+  stateUpdates?: Readonly<Record<string, unknown>>;
   /** With `snapshot`: the decisions on the pending calls, by `toolCallId` (an object, or a Map). */
   decisions?: Readonly<Record<string, ConfirmationDecision>> | ReadonlyMap<string, ConfirmationDecision>;
   /** Stop before this point, rejecting with a `BreakpointError` that carries a snapshot. */
@@ -224,6 +231,7 @@ export const runOptionKeys: ReadonlySet<string> = new Set([
   "middleware",
   "outputSchema",
   "promptVariables",
+  "stateUpdates",
 ]);
 
 /** Names the Agent uses for run options and results; they cannot be state keys (`messages` is one). */

@@ -1,5 +1,5 @@
 import type { ChatMessage } from "../chat/chatMessage";
-import { describeError } from "../errors";
+import { ConfigurationError, describeError } from "../errors";
 import { DeferredConfirmationStrategy } from "../hitl/confirmationStrategies";
 import type { ConfirmationStrategy, PendingConfirmation } from "../hitl/confirmationTypes";
 import { checkDecisions, checkNoneMissing, notPending } from "../hitl/checkDecisions";
@@ -10,6 +10,8 @@ import { prepareArguments } from "../tools/prepareArguments";
 import type { Tool } from "../tools/tool";
 import { canonicalJson } from "../util/canonicalJson";
 import { truncateForEcho } from "../util/truncate";
+import { describeKind } from "../util/describeValue";
+import { isPlainObject } from "../util/isPlainObject";
 import { callKeys, stepCalls } from "../run/stepCalls";
 import type { LoopStart } from "../run/runContext";
 import { type AgentSnapshot, parseSnapshot, snapshotProblem } from "./snapshot";
@@ -27,6 +29,8 @@ export interface ResumeContext {
   readonly signer: SnapshotSigner | undefined;
   /** Only check (an agent tool's paused sub-run, checked when its caller resumes): tell no policy of the decisions. */
   readonly checkOnly?: boolean;
+  /** State values to set over the snapshot's before the run continues (`run({ stateUpdates })`). */
+  readonly stateUpdates?: unknown;
 }
 
 /**
@@ -40,6 +44,7 @@ export function resumeRun(value: unknown, decisions: unknown, context: ResumeCon
   const parsed = parseSnapshot(value);
   if (context.signer) context.signer.verify(value as AgentSnapshot, parsed.signature);
   const state = stateFrom(parsed.state, context.schema);
+  if (context.stateUpdates !== undefined) applyStateUpdates(state, context.stateUpdates);
   const messages = peekStateValue(state, "messages") as ChatMessage[] | undefined;
   if (!messages?.length) throw snapshotProblem("state.messages", "is missing or empty; a run always has its conversation");
   const { position } = parsed;
@@ -69,6 +74,15 @@ export function resumeRun(value: unknown, decisions: unknown, context: ResumeCon
   }
   const toolStep = { replies: step.replies, decisions: new Map([...step.decisions, ...given]), pending: [] };
   return { state, start: { ...position, toolStep, resumed: true } };
+}
+
+// Each key merged and checked as a tool's output is: StateKeyError or StateTypeError name the key at fault.
+function applyStateUpdates(state: State, updates: unknown): void {
+  if (!isPlainObject(updates)) throw new ConfigurationError("Agent.run", `Agent.run has stateUpdates that is not an object of { stateKey: value }, got ${describeKind(updates)}.`);
+  if (Object.hasOwn(updates, "messages")) {
+    throw new ConfigurationError("Agent.run", "Agent.run has stateUpdates with 'messages'; a continued run keeps its snapshot's conversation, so set other state keys (the state a middleware or guardrail reads).");
+  }
+  for (const [key, value] of Object.entries(updates)) state.set(key, value as never);
 }
 
 function stateFrom(json: AgentSnapshot["state"], schema: StateSchema | undefined): State {

@@ -15,6 +15,14 @@ export interface BudgetOptions extends BudgetLimits {
    * `toolwright/bullmq` steps. Without it, wall-clock time counts from the start of each `run` call.
    */
   readonly elapsedStateKey?: string;
+  /**
+   * A state key (declared by the Agent's stateSchema as an object) whose value, when set, raises or
+   * replaces limits for the run: its limits override the budget's own, one by one, and are checked
+   * as `budget()` checks them. State crosses processes, so this is how a `toolwright/bullmq` run gets
+   * a raised budget (`queue.continue(runId, { state: { [key]: { maxModelCalls: 8 } } })`);
+   * `setLimits` changes only this process's budget.
+   */
+  readonly limitsStateKey?: string;
   /** The clock, in ms (default `performance.now`); tests pass their own. */
   readonly now?: () => number;
 }
@@ -53,11 +61,21 @@ interface RunTally {
  * const agent = new Agent({ chatGenerator, tools, middleware: [spend] });
  */
 export function budget(options: BudgetOptions): BudgetMiddleware {
-  const { name = "budget", elapsedStateKey, now = () => performance.now(), ...limits } = options ?? ({} as BudgetOptions);
+  const { name = "budget", elapsedStateKey, limitsStateKey, now = () => performance.now(), ...limits } = options ?? ({} as BudgetOptions);
   if (typeof name !== "string" || name === "") throw new ConfigurationError("budget", "budget option name must be a non-empty string.", { optionPath: ["name"] });
   let current = limits;
   let checked = checkLimits(name, limits);
   const runs = new WeakMap<State, RunTally>();
+  // The limits a state value gave last, by its JSON: checked once per change (or setLimits), not at every hook.
+  let fromState: { json: string; limits: CheckedLimits } | undefined;
+  const limitsFor = (state: State): CheckedLimits => {
+    if (limitsStateKey === undefined) return checked;
+    const raised = recordedLimits(name, state, limitsStateKey);
+    if (raised === undefined) return checked;
+    const json = JSON.stringify(raised);
+    if (fromState?.json !== json) fromState = { json, limits: checkLimits(name, { ...current, ...raised }) };
+    return fromState.limits;
+  };
 
   const tally = (context: HookContext): RunTally => {
     let run = runs.get(context.state);
@@ -86,9 +104,10 @@ export function budget(options: BudgetOptions): BudgetMiddleware {
     setLimits(next) {
       checked = checkLimits(name, next);
       current = next;
+      fromState = undefined;
     },
     beforeModel(context) {
-      return exhausted(checked, context.usage, { stepToolCalls: 0, elapsedMs: elapsed(context), overspentOnly: false });
+      return exhausted(limitsFor(context.state), context.usage, { stepToolCalls: 0, elapsedMs: elapsed(context), overspentOnly: false });
     },
     // With a state key the time is recorded at every point: a pause for confirmation snapshots the
     // state before the step's calls, after the model call. Without one there is nothing to record.
@@ -104,7 +123,7 @@ export function budget(options: BudgetOptions): BudgetMiddleware {
       const ms = elapsed(context);
       const run = tally(context);
       run.stepToolCalls += 1;
-      return exhausted(checked, context.usage, { stepToolCalls: run.stepToolCalls, elapsedMs: ms, overspentOnly: true });
+      return exhausted(limitsFor(context.state), context.usage, { stepToolCalls: run.stepToolCalls, elapsedMs: ms, overspentOnly: true });
     },
   };
 }
@@ -143,4 +162,16 @@ function recordedElapsed(name: string, state: State, key: string): number {
     throw new ConfigurationError(`Budget '${name}'`, `Budget '${name}' found ${String(value)} in state key '${key}', which must hold the run's elapsed ms (a finite number ≥ 0).`, { optionPath: ["elapsedStateKey"] });
   }
   return value;
+}
+
+function recordedLimits(name: string, state: State, key: string): BudgetLimits | undefined {
+  if (!state.keys.includes(key)) {
+    throw new ConfigurationError(`Budget '${name}'`, `Budget '${name}' option limitsStateKey names '${key}', which the Agent's stateSchema does not declare; declare it as an object of limits (${key}: { type: z.record(z.string(), z.unknown()) }).`, { optionPath: ["limitsStateKey"] });
+  }
+  const value = state.get(key);
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new ConfigurationError(`Budget '${name}'`, `Budget '${name}' found ${Array.isArray(value) ? "an array" : typeof value} in state key '${key}', which must hold an object of limits (maxModelCalls, maxTotalTokens, maxCost, …).`, { optionPath: ["limitsStateKey"] });
+  }
+  return value as BudgetLimits;
 }

@@ -13,7 +13,7 @@ export interface RunStoreOptions {
   prefix?: string;
   /** How long a finished, failed or cancelled run (its record and events) stays readable. Default 24 hours. */
   finishedTtlMs?: number;
-  /** How long a paused run waits for `resume` before it is gone. Default 7 days. */
+  /** How long a paused run waits for `resume`, and a stopped one for `continue`, before it is gone. Default 7 days. */
   pausedTtlMs?: number;
   /**
    * How long a queued or running run may go without progress (a step taken, a checkpoint, a resume)

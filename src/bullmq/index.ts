@@ -5,6 +5,6 @@ export type { RunCallOptions } from "./redisDeadline";
 export type { RunEvent, RunEventEntry, RunFailure, RunOutcome, RunResultJSON } from "./runEvents";
 export type { RunStartInput } from "./runInput";
 export { RunQueue } from "./runQueue";
-export type { RunEventsOptions, RunJobData, RunQueueOptions } from "./runQueue";
+export type { RunContinueOptions, RunEventsOptions, RunJobData, RunQueueOptions } from "./runQueue";
 export { RunWorker } from "./runWorker";
 export type { RunWorkerOptions } from "./runWorker";

@@ -14,9 +14,9 @@ export interface RunResultJSON {
   /** The typed final answer, when the worker's Agent has an `outputSchema` (as JSON). */
   readonly output?: JsonValue;
   /**
-   * With `exitReason: "stopped"`: which middleware stopped the run, where, and why. A queued run
-   * that a middleware stops is done; its snapshot is not kept (resuming a stopped run through the
-   * queue is not supported yet).
+   * With `exitReason` `"stopped"`, `"budget_exhausted"` or `"guardrail_tripped"`: which middleware
+   * stopped the run, where, and why. Such a run's status is `stopped`: its checkpoint is kept, and
+   * `RunQueue.continue` goes on from it.
    */
   readonly stopped?: RunStop;
   /** Every message of the run (`ChatMessage.fromJSON` rebuilds one). */
@@ -36,12 +36,14 @@ export interface RunFailure {
  * What a run's event stream carries, in order: the `agent.stream` chunks (text and tool-call deltas,
  * tool results, finish chunks), `recovered` when a step starts again on another worker after its
  * worker was lost (the chunks of the lost attempt's step may repeat), and one of the ends: `paused`
- * (waiting for decisions; `resume` continues the same stream), `result`, `failed`, `cancelled`.
+ * (waiting for decisions; `resume` continues the same stream), `stopped` (a middleware stopped the
+ * run: a budget, a guardrail; `continue` continues the same stream), `result`, `failed`, `cancelled`.
  */
 export type RunEvent =
   | StreamingChunk
   | { readonly type: "recovered"; readonly stepCount: number }
   | { readonly type: "paused"; readonly pendingConfirmations: readonly PendingConfirmation[] }
+  | { readonly type: "stopped"; readonly stopped: RunStop; readonly result: RunResultJSON }
   | { readonly type: "result"; readonly result: RunResultJSON }
   | { readonly type: "failed"; readonly error: RunFailure }
   | { readonly type: "cancelled" };
@@ -56,10 +58,12 @@ export interface RunEventEntry {
 export type RunOutcome =
   | { readonly status: "done"; readonly result: RunResultJSON }
   | { readonly status: "paused"; readonly pendingConfirmations: readonly PendingConfirmation[] }
+  /** A middleware stopped the run (`stopped`: which, why, the figures); `result` is where it stood. `RunQueue.continue` goes on. */
+  | { readonly status: "stopped"; readonly stopped: RunStop; readonly result: RunResultJSON }
   | { readonly status: "failed"; readonly error: RunFailure }
   | { readonly status: "cancelled" };
 
 /** The events after which a run's stream waits for a resume or has ended. */
 export function endsLeg(event: RunEvent): boolean {
-  return event.type === "paused" || event.type === "result" || event.type === "failed" || event.type === "cancelled";
+  return event.type === "paused" || event.type === "stopped" || event.type === "result" || event.type === "failed" || event.type === "cancelled";
 }

@@ -22,7 +22,7 @@ export interface RunStartInput {
 }
 
 const optionKeys = new Set(["systemPrompt", "generationKwargs", "tools"]);
-const refused = new Set(["signal", "streamingCallback", "snapshot", "decisions", "breakpoint", "confirmationContext", "runId", "onCheckpoint"]);
+const refused = new Set(["signal", "streamingCallback", "snapshot", "decisions", "stateUpdates", "breakpoint", "confirmationContext", "runId", "onCheckpoint"]);
 
 /** Splits and checks a start input into its JSON parts; errors name the field and the fix. */
 export function encodeStartInput(input: RunStartInput): { input: StoredInput; options: StoredOptions } {
@@ -58,8 +58,8 @@ export function encodeStartInput(input: RunStartInput): { input: StoredInput; op
   return { input: { messages, state }, options: options as StoredOptions };
 }
 
-// The first part of a value that has no JSON form, described with its path.
-function jsonProblem(value: unknown, path: string, depth: number): string | undefined {
+/** The first part of a value that has no JSON form, described with its path; undefined for plain data. */
+export function jsonProblem(value: unknown, path: string, depth: number): string | undefined {
   if (depth > 64) return `'${path}' nested deeper than 64 levels`;
   if (value === null || typeof value === "string" || typeof value === "boolean") return undefined;
   if (typeof value === "number") return Number.isFinite(value) ? undefined : `'${path}' = ${value}, which JSON cannot carry`;

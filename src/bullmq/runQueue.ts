@@ -8,7 +8,7 @@ import { bullmqConnection, newRedisClient, type RunStoreOptions } from "./connec
 import { RunNotFoundError, RunStateError, RunWaitError } from "./errors";
 import { RedisDeadline, type RunCallOptions } from "./redisDeadline";
 import { endsLeg, type RunEvent, type RunEventEntry, type RunOutcome } from "./runEvents";
-import { encodeStartInput, type RunStartInput } from "./runInput";
+import { encodeStartInput, jsonProblem, type RunStartInput } from "./runInput";
 import { checkRunId } from "./runKeys";
 import { RunStore } from "./runStore";
 
@@ -25,6 +25,17 @@ export interface RunQueueOptions extends RunStoreOptions {
    * Default 10000 ms.
    */
   requestTimeoutMs?: number;
+}
+
+/** Options of `queue.continue(...)`. */
+export interface RunContinueOptions extends RunCallOptions {
+  /**
+   * State values to set over the stopped run's checkpoint before it goes on, by key: what the
+   * middleware that stopped it reads (raised limits for `budget({ limitsStateKey })`, a person's
+   * decision for a guardrail). Plain JSON; the worker's Agent merges and checks each against its
+   * stateSchema, and a value it refuses fails the run with that error. `messages` cannot be set.
+   */
+  state?: Readonly<Record<string, unknown>>;
 }
 
 /** Options of `queue.events(...)`. */
@@ -108,8 +119,32 @@ export class RunQueue {
   }
 
   /**
+   * Continues a run a middleware stopped (status `stopped`: a budget ran out, a guardrail tripped)
+   * from its checkpoint, on whichever worker takes it, with `state` set over the checkpoint's first.
+   * What the run used before the stop still counts: the usage is in the checkpoint. Exactly one of
+   * concurrent continues of one stop wins; the others reject with RunStateError, as does a run that
+   * is not stopped. ConfigurationError: `state` is not plain JSON data. RunWaitError: Redis did not
+   * answer in time (the continue may have been recorded; `result` tells).
+   *
+   * @example
+   * await queue.continue(runId, { state: { budget_limits: { maxModelCalls: 20 } } });
+   */
+  async continue(runId: string, options: RunContinueOptions = {}): Promise<void> {
+    checkRunId(runId, "RunQueue.continue");
+    const deadline = this.#deadline("RunQueue.continue", runId, options);
+    const updates = checkStateUpdates(options.state);
+    const current = await deadline.wait(this.#store.outcome(runId));
+    if (!current) throw notFound(runId, "RunQueue.continue");
+    if (current.status !== "stopped") throw notStopped(runId, current.status);
+    const claimed = await deadline.wait(this.#store.continue(runId, updates));
+    if (claimed === "") throw notFound(runId, "RunQueue.continue");
+    if (claimed !== "ok") throw notStopped(runId, claimed);
+    await deadline.wait(this.#addLeg(runId, current.leg + 1));
+  }
+
+  /**
    * Cancels a run wherever it is: a running step is aborted on its worker (its tools get the abort
-   * signal), a queued or paused run ends. Resolves with the status the run had. The stream ends with
+   * signal), a queued, paused or stopped run ends. Resolves with the status the run had. The stream ends with
    * `cancelled`. A run that already ended is left as it is. RunWaitError: Redis did not answer in time.
    */
   async cancel(runId: string, options: RunCallOptions = {}): Promise<string> {
@@ -121,8 +156,8 @@ export class RunQueue {
 
   /**
    * The run's events from Redis, on any replica, in order: the chunks, then the end of the current
-   * leg (`paused`, `result`, `failed` or `cancelled`), after which the iteration ends; following a
-   * finished run after its last event ends at once (a paused one waits for its resume). Each entry has its stream id; pass the
+   * leg (`paused`, `stopped`, `result`, `failed` or `cancelled`), after which the iteration ends; following a
+   * finished run after its last event ends at once (a paused one waits for its resume, a stopped one for its continue). Each entry has its stream id; pass the
    * last one seen as `after` to continue without loss or repeats. An `after` that is not a stream id,
    * or later than the run's last event, is refused with ConfigurationError; RunWaitError ends it when
    * Redis does not answer in time or `timeoutMs` passes.
@@ -147,7 +182,7 @@ export class RunQueue {
   }
 
   /**
-   * Waits until the run is not running (done, paused, failed or cancelled) and resolves with where it
+   * Waits until the run is not running (done, paused, stopped, failed or cancelled) and resolves with where it
    * stands. Rejects with RunNotFoundError for an unknown run, and with RunWaitError after `timeoutMs`,
    * when `signal` aborts, or when Redis leaves a request unanswered for `requestTimeoutMs`.
    */
@@ -229,12 +264,13 @@ export class RunQueue {
     const current = await deadline.wait(this.#store.outcome(runId));
     if (!current) throw notFound(runId, "RunQueue.result");
     if (current.status === "paused") return { status: "paused", pendingConfirmations: current.pending ?? [] };
-    return current.status === "done" || current.status === "failed" || current.status === "cancelled" ? current.outcome : undefined;
+    return current.status === "done" || current.status === "stopped" || current.status === "failed" || current.status === "cancelled" ? current.outcome : undefined;
   }
 
   // Follows the stream after `after` to the end of the current leg. A finished run (done, failed,
   // cancelled) gets no more events: what its stream holds after `after` is yielded, and no more is
-  // awaited. A paused run's stream goes on after a resume, so following it waits for one.
+  // awaited. A paused run's stream goes on after a resume, and a stopped one's after a continue, so
+  // following it waits for one.
   async *#follow(runId: string, after: string, deadline: RedisDeadline, pollMs: number): AsyncGenerator<RunEventEntry, void, undefined> {
     const key = this.#store.keys.events(runId);
     const reader = newRedisClient(this.#options.connection);
@@ -323,6 +359,26 @@ function checkTimeout(value: unknown, fallback: number, subject: string, option:
 
 function notFound(runId: string, subject: string): RunNotFoundError {
   return new RunNotFoundError(runId, `${subject}: there is no run '${runId}'; it was never started, or it ended, stayed paused or made no progress longer than its time to live (finishedTtlMs, pausedTtlMs, activeTtlMs).`);
+}
+
+function notStopped(runId: string, status: string): RunStateError {
+  return new RunStateError(runId, status, `RunQueue.continue: run '${runId}' is not stopped (it is ${status}); another continue of the same stop may have won, or the run was cancelled. Follow it with queue.events('${runId}').`);
+}
+
+// A continue's state updates: a plain object of JSON values, without the conversation.
+function checkStateUpdates(state: unknown): Record<string, unknown> | undefined {
+  if (state === undefined) return undefined;
+  if (typeof state !== "object" || state === null || Array.isArray(state) || (Object.getPrototypeOf(state) !== Object.prototype && Object.getPrototypeOf(state) !== null)) {
+    throw new ConfigurationError("RunQueue.continue", `RunQueue.continue has a state that is not an object of { stateKey: value }, got ${describeKind(state)}.`);
+  }
+  if (Object.hasOwn(state, "messages")) {
+    throw new ConfigurationError("RunQueue.continue", "RunQueue.continue has a state with 'messages'; a continued run keeps its conversation, so set the state keys its middleware reads.");
+  }
+  for (const [key, value] of Object.entries(state)) {
+    const problem = jsonProblem(value, key, 0);
+    if (problem) throw new ConfigurationError("RunQueue.continue", `RunQueue.continue has a state with ${problem}; it crosses Redis as JSON, so pass plain data (strings, numbers, booleans, null, arrays, plain objects).`);
+  }
+  return Object.keys(state).length > 0 ? (state as Record<string, unknown>) : undefined;
 }
 
 function notPaused(runId: string, status: string): RunStateError {

@@ -8,7 +8,7 @@ import type { RunEvent, RunOutcome } from "./runEvents";
 import { checkName, runKeys, type RunKeys } from "./runKeys";
 
 /** The statuses of a run record. */
-export type RunStatus = "queued" | "running" | "paused" | "done" | "failed" | "cancelled";
+export type RunStatus = "queued" | "running" | "paused" | "stopped" | "done" | "failed" | "cancelled";
 
 /** A run's record as the worker reads it. */
 export interface RunRecord {
@@ -22,6 +22,8 @@ export interface RunRecord {
   readonly checkpoint: AgentSnapshot | undefined;
   /** Decisions of a resume, until the step they decide has completed. */
   readonly decisions: Record<string, ConfirmationDecision> | undefined;
+  /** State values of a continue, set over the checkpoint's until the step they start has completed. */
+  readonly stateUpdates: Record<string, unknown> | undefined;
 }
 
 /** The start of a run, as JSON. */
@@ -90,6 +92,20 @@ redis.call("PEXPIRE", KEYS[1], ARGV[2])
 redis.call("PEXPIRE", KEYS[2], ARGV[2])
 return "ok"`;
 
+// Claims a stopped run for one continue, like a resume claims a pause: only the first of concurrent
+// continues finds it stopped. The state updates (JSON, "" for none) wait in the record for the worker.
+// KEYS: record, events. ARGV: state updates, ttl ms. Returns "ok", or the status that refused it ("" when gone).
+const continueScript = `
+local status = redis.call("HGET", KEYS[1], "status")
+if status ~= "stopped" then return status or "" end
+redis.call("HINCRBY", KEYS[1], "leg", 1)
+redis.call("HSET", KEYS[1], "status", "queued")
+if ARGV[1] ~= "" then redis.call("HSET", KEYS[1], "updates", ARGV[1]) end
+redis.call("HDEL", KEYS[1], "outcome", "owner")
+redis.call("PEXPIRE", KEYS[1], ARGV[2])
+redis.call("PEXPIRE", KEYS[2], ARGV[2])
+return "ok"`;
+
 // Ends a leg of the run: its status, outcome and last event together, then its time to live.
 // KEYS: record, events. ARGV: token, leg, status, outcome, event, ttl ms, then field/value pairs to set.
 // With a token, only the running step's owner ends the run (a worker that lost the step cannot);
@@ -112,18 +128,18 @@ else
   for i = 7, #ARGV, 2 do redis.call("HSET", KEYS[1], ARGV[i], ARGV[i + 1]) end
 end
 redis.call("HSET", KEYS[1], "status", ARGV[3], "outcome", ARGV[4])
-redis.call("HDEL", KEYS[1], "cancel", "decisions", "input", "owner")
+redis.call("HDEL", KEYS[1], "cancel", "decisions", "updates", "input", "owner")
 redis.call("XADD", KEYS[2], "*", "e", ARGV[5])
 redis.call("PEXPIRE", KEYS[1], ARGV[6])
 redis.call("PEXPIRE", KEYS[2], ARGV[6])
 return 1`;
 
-// Cancels: a paused or queued-for-resume run is ended here; a running one is flagged and its worker told.
+// Cancels: a paused or stopped run is ended here; a queued or running one is flagged and its worker told.
 // KEYS: record, events. ARGV: channel, run id, outcome, event, ttl ms. Returns the status before.
 const cancelScript = `
 local status = redis.call("HGET", KEYS[1], "status")
 if not status then return "" end
-if status == "paused" then
+if status == "paused" or status == "stopped" then
   redis.call("HSET", KEYS[1], "status", "cancelled", "outcome", ARGV[3])
   redis.call("HDEL", KEYS[1], "pending", "decisions", "input")
   redis.call("XADD", KEYS[2], "*", "e", ARGV[4])
@@ -142,7 +158,7 @@ local run = redis.call("HMGET", KEYS[1], "status", "owner", "cancel")
 if run[1] ~= "running" or run[2] ~= ARGV[1] then return -1 end
 if run[3] == "1" then return 0 end
 redis.call("HSET", KEYS[1], "checkpoint", ARGV[2])
-redis.call("HDEL", KEYS[1], "input", "decisions")
+redis.call("HDEL", KEYS[1], "input", "decisions", "updates")
 redis.call("PEXPIRE", KEYS[1], ARGV[3])
 redis.call("PEXPIRE", KEYS[2], ARGV[3])
 return 1`;
@@ -153,6 +169,7 @@ interface Scripts {
   twRequeue(record: string, events: string, token: string, ttl: string): Promise<number>;
   twAppend(record: string, events: string, token: string, event: string, ttl: string): Promise<number>;
   twResume(record: string, events: string, decisions: string, ttl: string): Promise<string>;
+  twContinue(record: string, events: string, updates: string, ttl: string): Promise<string>;
   twFinish(record: string, events: string, ...args: string[]): Promise<number>;
   twCancel(record: string, events: string, channel: string, runId: string, outcome: string, event: string, ttl: string): Promise<string>;
   twCheckpoint(record: string, events: string, token: string, snapshot: string, ttl: string): Promise<number>;
@@ -190,6 +207,7 @@ export class RunStore {
     this.redis.defineCommand("twRequeue", { numberOfKeys: 2, lua: requeueScript });
     this.redis.defineCommand("twAppend", { numberOfKeys: 2, lua: appendScript });
     this.redis.defineCommand("twResume", { numberOfKeys: 2, lua: resumeScript });
+    this.redis.defineCommand("twContinue", { numberOfKeys: 2, lua: continueScript });
     this.redis.defineCommand("twFinish", { numberOfKeys: 2, lua: finishScript });
     this.redis.defineCommand("twCancel", { numberOfKeys: 2, lua: cancelScript });
     this.redis.defineCommand("twCheckpoint", { numberOfKeys: 2, lua: checkpointScript });
@@ -212,6 +230,7 @@ export class RunStore {
       options: (parseField(fields.options) ?? {}) as StoredOptions,
       checkpoint: parseField(fields.checkpoint) as AgentSnapshot | undefined,
       decisions: parseField(fields.decisions) as Record<string, ConfirmationDecision> | undefined,
+      stateUpdates: parseField(fields.updates) as Record<string, unknown> | undefined,
     };
   }
 
@@ -253,7 +272,7 @@ export class RunStore {
    * run of that leg ends. False when the run had ended already (cancelled first) or is not the caller's.
    */
   async finish(runId: string, by: { token: string } | { leg: number }, outcome: RunOutcome, event: RunEvent, extra: Record<string, string> = {}): Promise<boolean> {
-    const ttl = outcome.status === "paused" ? this.pausedTtlMs : this.finishedTtlMs;
+    const ttl = outcome.status === "paused" || outcome.status === "stopped" ? this.pausedTtlMs : this.finishedTtlMs;
     const pairs = Object.entries(extra).flat();
     const [token, leg] = "token" in by ? [by.token, ""] : ["", String(by.leg)];
     return (await this.#scripts.twFinish(this.keys.record(runId), this.keys.events(runId), token, leg, outcome.status, JSON.stringify(outcome), JSON.stringify(event), String(ttl), ...pairs)) === 1;
@@ -262,6 +281,11 @@ export class RunStore {
   /** Claims a paused run for a resume: "ok", or the status that refused it ("" when there is no run). */
   resume(runId: string, decisions: Record<string, ConfirmationDecision>): Promise<string> {
     return this.#scripts.twResume(this.keys.record(runId), this.keys.events(runId), JSON.stringify(decisions), String(this.activeTtlMs));
+  }
+
+  /** Claims a stopped run for a continue with these state updates: "ok", or the status that refused it ("" when there is no run). */
+  continue(runId: string, stateUpdates: Record<string, unknown> | undefined): Promise<string> {
+    return this.#scripts.twContinue(this.keys.record(runId), this.keys.events(runId), stateUpdates === undefined ? "" : JSON.stringify(stateUpdates), String(this.activeTtlMs));
   }
 
   /** Cancels; returns the status the run had ("" when there is none). */

@@ -44,7 +44,7 @@ export interface RunWorkerOptions<S extends StateSchema> extends RunStoreOptions
 /**
  * Runs queued runs with an Agent, one step (one model call and its tool calls) per BullMQ job
  * fetch: the run is checkpointed in Redis after the model's reply and after the tool calls, its
- * events go to the run's Stream, a pause stores its snapshot and ends the job, and between steps
+ * events go to the run's Stream, a pause or a middleware's stop stores its snapshot and ends the job, and between steps
  * the job goes back to the queue, so the rate limit counts model calls and a lost worker costs at
  * most the step in flight.
  */
@@ -201,11 +201,12 @@ export class RunWorker<S extends StateSchema = StateSchema> {
     return "end";
   }
 
-  // Where the step starts: the last checkpoint (with a resume's decisions), else the run's input.
+  // Where the step starts: the last checkpoint (with a resume's decisions or a continue's state
+  // updates, which the worker's Agent checks against its stateSchema), else the run's input.
   // The system prompt is in the conversation from the first step on.
   #startOf(record: RunRecord): Record<string, unknown> {
     const { systemPrompt, ...options } = record.options;
-    if (record.checkpoint) return { ...options, snapshot: record.checkpoint, ...(record.decisions && { decisions: record.decisions }) };
+    if (record.checkpoint) return { ...options, snapshot: record.checkpoint, ...(record.decisions && { decisions: record.decisions }), ...(record.stateUpdates && { stateUpdates: record.stateUpdates }) };
     const input = record.input ?? { messages: [], state: {} };
     return { ...input.state, ...options, ...(systemPrompt !== undefined && { systemPrompt }), messages: input.messages.map((m) => ChatMessage.fromJSON(m)) };
   }
@@ -217,6 +218,12 @@ export class RunWorker<S extends StateSchema = StateSchema> {
       return;
     }
     const json = resultJSON(result);
+    if (result.stopped !== undefined) {
+      // Kept like a pause's: the checkpoint (signed when the Agent has a snapshotKey) that continue() goes on from.
+      const stopped = json.stopped!;
+      await this.#store.finish(runId, { token }, { status: "stopped", stopped, result: json }, { type: "stopped", stopped, result: json }, { checkpoint: JSON.stringify(result.snapshot) });
+      return;
+    }
     await this.#store.finish(runId, { token }, { status: "done", result: json }, { type: "result", result: json });
   }
 }

@@ -29,10 +29,10 @@ function setup(limits: BudgetOptions, clock: { ms: number }) {
   return { queue, close: async () => Promise.all([queue.close(), worker.close()]) };
 }
 
-async function finished(queue: RunQueue, runId: string) {
+async function stopped(queue: RunQueue, runId: string) {
   for await (const _ of queue.events(runId)) void _;
   const outcome = await queue.result(runId);
-  if (outcome.status !== "done") throw new Error(`done expected, got ${outcome.status}`);
+  if (outcome.status !== "stopped") throw new Error(`stopped expected, got ${outcome.status}`);
   return outcome.result;
 }
 
@@ -40,7 +40,7 @@ describe("budget on toolwright/bullmq", () => {
   it("counts the model calls and tokens of every step, each a job of its own, against one budget", async () => {
     const { queue, close } = setup({ maxTotalTokens: 220 }, { ms: 0 });
     try {
-      const result = await finished(queue, await queue.start({ messages: [ChatMessage.fromUser("sums?")] }));
+      const result = await stopped(queue, await queue.start({ messages: [ChatMessage.fromUser("sums?")] }));
 
       expect(result.exitReason).toBe("budget_exhausted");
       expect(result.stopped).toEqual({ exitReason: "budget_exhausted", middleware: "budget", hook: "beforeModel", reason: "totalTokens budget exhausted", details: { budget: "totalTokens", limit: 220, used: 220 } });
@@ -54,7 +54,7 @@ describe("budget on toolwright/bullmq", () => {
   it("carries the run's active time across steps through elapsedStateKey", async () => {
     const { queue, close } = setup({ maxWallClockMs: 50, elapsedStateKey: "elapsed_ms" }, { ms: 0 });
     try {
-      const result = await finished(queue, await queue.start({ messages: [ChatMessage.fromUser("sums?")] }));
+      const result = await stopped(queue, await queue.start({ messages: [ChatMessage.fromUser("sums?")] }));
 
       // Without the key each job would start its clock at 0 and the run would never reach 50 ms.
       expect(result.exitReason).toBe("budget_exhausted");

@@ -98,14 +98,15 @@ describe("RunQueue and RunWorker on a real Redis", () => {
     }
   });
 
-  it("ends a run a middleware stops as done, with exitReason stopped and who stopped it beside the state, not in it", async () => {
+  it("ends a run a middleware stops as stopped, with exitReason stopped and who stopped it beside the state, not in it", async () => {
     const budget: Middleware = { name: "budget", beforeModel: ({ usage }) => (usage.modelCalls >= 2 ? { stop: { reason: "two model calls", details: { used: usage.modelCalls } } } : undefined) };
     const { queue, calls, close } = setup({ middleware: [budget] });
     try {
       const runId = await queue.start({ messages: [ChatMessage.fromUser("sums?")] }, { runId: "run-stopped" });
       await collect(queue, runId);
       const outcome = await queue.result(runId);
-      if (outcome.status !== "done") throw new Error(`not done: ${outcome.status}`);
+      if (outcome.status !== "stopped") throw new Error(`not stopped: ${outcome.status}`);
+      expect(outcome.stopped).toEqual(outcome.result.stopped);
       expect(outcome.result.exitReason).toBe("stopped");
       expect(outcome.result.stopped).toEqual({ exitReason: "stopped", middleware: "budget", hook: "beforeModel", reason: "two model calls", details: { used: 2 } });
       expect(outcome.result.stepCount).toBe(2);
