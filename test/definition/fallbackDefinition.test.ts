@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Agent, type AgentRegistry, ChatGeneratorError, ChatMessage, DefinitionError, FallbackChatGenerator, type ModelEndEvent } from "toolwright";
 import { OpenAIChatGenerator, OpenAIResponsesChatGenerator } from "toolwright/openai";
 import { ScriptedChatGenerator } from "toolwright/testing";
-import { agentToYaml, loadAgent } from "toolwright/yaml";
+import { agentToYaml, loadAgent, parseAgent } from "toolwright/yaml";
 import { errorReply, jsonReply, MockOpenAIServer } from "../helpers/mockOpenAIServer";
 import { responsesJson } from "../helpers/mockResponses";
 import { thrownError } from "../helpers/thrownError";
@@ -87,6 +87,16 @@ describe("FallbackChatGenerator as data", () => {
     expect(error.path).toEqual(["chatGenerator", "options", "generators", 1, "options", "baseURL"]);
     expect(error.message).toBe(
       `chatGenerator.options.generators[1].options.baseURL: is an endpoint the app has not allowed, and the generator would send it the API key; allow it with fromJSON(data, { allowedBaseURLs: [...] }), or leave baseURL out (OPENAI_BASE_URL or OpenAI's API is used). Allowed: ${primary.baseURL}, ${backup.baseURL}.`,
+    );
+  });
+
+  it("locates an inner generator's problem in a YAML file", () => {
+    const text = ["version: 1", "chatGenerator:", "  type: FallbackChatGenerator", "  options:", "    generators:", "      - { type: OpenAIChatGenerator, options: { model: gpt-4o-mini, apiKey: { env: TW_FALLBACK_KEY } } }", '      - { type: OpenAIResponsesChatGenerator, options: { model: gpt-4o, baseURL: "https://evil.example/v1" } }', ""].join("\n");
+
+    const error = definitionErrorOf(() => parseAgent(text, { file: "agent.yaml", allowedEnv: ["TW_FALLBACK_KEY"] }));
+
+    expect(error.message).toBe(
+      "agent.yaml:7:82: chatGenerator.options.generators[1].options.baseURL: is an endpoint the app has not allowed, and the generator would send it the API key; allow it with fromJSON(data, { allowedBaseURLs: [...] }), or leave baseURL out (OPENAI_BASE_URL or OpenAI's API is used). Allowed: none.",
     );
   });
 
