@@ -1,3 +1,4 @@
+import { registerFallbackGeneratorType } from "./chat/fallbackGeneratorType";
 import { registerOpenAIGeneratorTypes } from "./chat/openai/openaiGeneratorTypes";
 import { useAgentDefinitions } from "./definition/useAgentDefinitions";
 import { registerScriptedGeneratorType } from "./testing/scriptedGeneratorType";
@@ -156,4 +157,5 @@ export type { ToolLeftOut, ToolsetOptions } from "./tools/toolset";
 // itself loads neither the definition format nor an integration.
 useAgentDefinitions();
 registerOpenAIGeneratorTypes();
+registerFallbackGeneratorType();
 registerScriptedGeneratorType();

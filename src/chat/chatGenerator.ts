@@ -83,6 +83,20 @@ export interface ChatGeneratorDefinition {
   readonly options?: Readonly<Record<string, JsonValue>>;
 }
 
+/**
+ * What `toJSON` is given when an agent definition is written (`agent.toJSON({ registry })`): where
+ * the generator is, and how to write a generator nested in it with the same registry.
+ */
+export interface ChatGeneratorWriteContext {
+  /** Where this generator is in the definition (`["chatGenerator"]`), for `DefinitionError` paths. */
+  readonly path: readonly (string | number)[];
+  /**
+   * A nested generator as data, found at `path`: its `registry.chatGenerators` name, else its own
+   * `toJSON()`; a `DefinitionError` at `path` when it has neither.
+   */
+  write(generator: ChatGenerator, path: readonly (string | number)[]): ChatGeneratorDefinition;
+}
+
 /** A chat model the Agent can call: the OpenAI generator, the scripted one, or your own. */
 export interface ChatGenerator {
   /** The model it calls (`gpt-4o-mini`), for traces and lifecycle events. */
@@ -95,7 +109,8 @@ export interface ChatGenerator {
   /**
    * This generator as data, for `agent.toJSON()`: a generator without it can only be named by a
    * `registry.chatGenerators` entry. Throws `DefinitionError` when an option has no data form (a
-   * secret given as a value, a client object).
+   * secret given as a value, a client object). A generator holding others writes them with
+   * `context.write` (given when an agent definition is written).
    */
-  toJSON?(): ChatGeneratorDefinition;
+  toJSON?(context?: ChatGeneratorWriteContext): ChatGeneratorDefinition;
 }

@@ -1,5 +1,21 @@
 import type { ChatGenerator } from "./chatGenerator";
 
+/**
+ * What a generator type's reader is given besides its options: how to read a chat generator nested
+ * in them (`FallbackChatGenerator`'s `generators`) with the same registry and trust rules as the
+ * definition's own `chatGenerator`.
+ */
+export interface ChatGeneratorTypeContext {
+  /**
+   * The generator a nested definition names (`{ type, options? }`, untrusted, found at `path`):
+   * read exactly as a top-level one is (`registry.chatGenerators`, the registered types,
+   * `allowedEnv`, `allowedBaseURLs`, the `apiKeyEnv` rule); a problem is a `DefinitionError` at its path.
+   */
+  resolve(definition: unknown, path: readonly (string | number)[]): ChatGenerator;
+  /** Checks a nested definition as `resolve` reads it (the type, the trust rules) without building it. */
+  check(definition: unknown, path: readonly (string | number)[]): void;
+}
+
 /** A chat generator type that agent definitions may name (`chatGenerator: { type, options }`). */
 export interface ChatGeneratorType {
   /**
@@ -7,8 +23,17 @@ export interface ChatGeneratorType {
    * (`OPENAI_API_KEY`): a definition that leaves `apiKey` out must be allowed to read it.
    */
   readonly apiKeyEnv?: string;
-  /** Builds the generator from a definition's options (untrusted data); a problem is a `DefinitionError` at `path`. */
-  fromDefinition(options: unknown, path: readonly (string | number)[]): ChatGenerator;
+  /**
+   * Builds the generator from a definition's options (untrusted data); a problem is a
+   * `DefinitionError` at `path`. A type whose options hold other generators reads them with `context.resolve`.
+   */
+  fromDefinition(options: unknown, path: readonly (string | number)[], context: ChatGeneratorTypeContext): ChatGenerator;
+  /**
+   * Checks the options without building the generator, when the app replaces it
+   * (`fromJSON(data, { chatGenerator })`): for a type whose options hold other generators, which
+   * it checks with `context.check`. Without it only the trust rules are checked.
+   */
+  check?(options: unknown, path: readonly (string | number)[], context: ChatGeneratorTypeContext): void;
 }
 
 // On globalThis, like the generated schemas' registry: two copies of the package (CommonJS and ESM)

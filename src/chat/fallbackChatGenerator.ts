@@ -1,6 +1,7 @@
-import { AbortError, ConfigurationError, describeError } from "../errors";
+import { AbortError, ConfigurationError, DefinitionError, describeError } from "../errors";
+import type { JsonValue } from "../state/jsonCodec";
 import { describeKind } from "../util/describeValue";
-import type { ChatGenerator, ChatGeneratorRequest, ChatGeneratorResponse } from "./chatGenerator";
+import type { ChatGenerator, ChatGeneratorDefinition, ChatGeneratorRequest, ChatGeneratorResponse, ChatGeneratorWriteContext } from "./chatGenerator";
 import { type FallbackAttempt, FallbackChatGeneratorError, FallbackPolicyError } from "./fallbackErrors";
 import { isTransientFailure } from "./isTransientFailure";
 import type { StreamingCallback } from "./streaming";
@@ -18,7 +19,9 @@ export interface FallbackChatGeneratorOptions {
    * Whether to try the next generator after this turn. Default: for an error, `isTransientFailure`
    * (429, 408, 409, 5xx, timeouts, connection and stream failures); an answer is used. Give your
    * own to fall back on refusals, e.g. `(o) => o.response ? o.response.replies.some((r) => r.meta.refusal !== undefined) : isTransientFailure(o.error)`.
-   * Never asked about an abort, nor about a turn that has streamed a chunk.
+   * Never asked about an abort, nor about a turn that has streamed a chunk. Code only: an agent
+   * definition has no data form for it (its fallback uses the default), and `toJSON()` of a
+   * generator given one throws a `DefinitionError` unless the generator is registered.
    */
   readonly shouldFallBack?: (outcome: FallbackOutcome) => boolean;
 }
@@ -32,7 +35,9 @@ export interface FallbackChatGeneratorOptions {
  * `meta.usage` is the answering generator's; `model` and `provider` are the first generator's (the
  * run's observer sees one model call, whose `responseModel` names the model that answered). When
  * every generator fails, it rejects with a FallbackChatGeneratorError listing them; an error the
- * policy does not fall back on is thrown as it is.
+ * policy does not fall back on is thrown as it is. As data, in an agent definition:
+ * `{ type: FallbackChatGenerator, options: { generators: [{ type, options }, …] } }`, each inner
+ * generator read like the definition's own (`shouldFallBack` is code only).
  *
  * @example
  * const chatGenerator = new FallbackChatGenerator({
@@ -49,12 +54,11 @@ export class FallbackChatGenerator implements ChatGenerator {
   /** The generators, in the order they are tried. */
   readonly generators: readonly ChatGenerator[];
   readonly #shouldFallBack: (outcome: FallbackOutcome) => boolean;
+  readonly #hasPolicy: boolean;
 
   constructor(options: FallbackChatGeneratorOptions) {
     const generators: unknown = (options as Partial<FallbackChatGeneratorOptions> | null | undefined)?.generators;
-    if (!Array.isArray(generators) || generators.length === 0) {
-      throw new ConfigurationError("FallbackChatGenerator", `FallbackChatGenerator needs generators, a non-empty array of chat generators tried in order, e.g. new FallbackChatGenerator({ generators: [primary, backup] }), got ${Array.isArray(generators) ? "an empty array" : describeKind(generators)}.`, { optionPath: ["generators"] });
-    }
+    checkGeneratorList(generators);
     for (const [i, generator] of generators.entries()) {
       if (typeof (generator as ChatGenerator | null)?.run !== "function") {
         throw new ConfigurationError("FallbackChatGenerator", `FallbackChatGenerator needs generators[${i}] to be a chat generator (an object with run(request)), got ${describeKind(generator)}.`, { optionPath: ["generators", String(i)] });
@@ -66,6 +70,7 @@ export class FallbackChatGenerator implements ChatGenerator {
     }
     this.generators = Object.freeze([...(generators as ChatGenerator[])]);
     this.#shouldFallBack = (policy as FallbackChatGeneratorOptions["shouldFallBack"]) ?? defaultShouldFallBack;
+    this.#hasPolicy = policy !== undefined;
     const first = this.generators[0]!;
     this.model = first.model;
     this.provider = first.provider;
@@ -99,6 +104,27 @@ export class FallbackChatGenerator implements ChatGenerator {
     throw new FallbackChatGeneratorError(allFailed(attempts), attempts, undefined);
   }
 
+  /**
+   * This generator as data: `{ type: "FallbackChatGenerator", options: { generators } }`, each inner
+   * generator by its registry name or its own `toJSON()` (through `context` when an agent
+   * definition is written). Throws `DefinitionError` for a `shouldFallBack` policy (code, with no
+   * data form) and for an inner generator with no data form, at its path.
+   */
+  toJSON(context?: ChatGeneratorWriteContext): ChatGeneratorDefinition {
+    // JSON.stringify calls toJSON(key) with a string: only an object is a context.
+    const given = typeof context === "object" && context !== null ? context : undefined;
+    const path = given?.path ?? ["chatGenerator"];
+    if (this.#hasPolicy) {
+      throw new DefinitionError(
+        path,
+        "is a FallbackChatGenerator with a shouldFallBack policy, a function, which has no data form: register the generator (registry.chatGenerators) and pass the registry to toJSON({ registry }), or leave shouldFallBack out to use the default policy.",
+      );
+    }
+    const write = given?.write ?? standaloneWrite;
+    const generators = this.generators.map((generator, i) => write(generator, [...path, "options", "generators", i]) as unknown as JsonValue);
+    return { type: "FallbackChatGenerator", options: { generators } };
+  }
+
   #ask(outcome: FallbackOutcome): boolean {
     let verdict: unknown;
     try {
@@ -111,6 +137,19 @@ export class FallbackChatGenerator implements ChatGenerator {
     }
     return verdict;
   }
+}
+
+/** Throws the constructor's ConfigurationError (at option `generators`) unless `generators` is a non-empty array. */
+export function checkGeneratorList(generators: unknown): asserts generators is readonly unknown[] {
+  if (!Array.isArray(generators) || generators.length === 0) {
+    throw new ConfigurationError("FallbackChatGenerator", `FallbackChatGenerator needs generators, a non-empty array of chat generators tried in order, e.g. new FallbackChatGenerator({ generators: [primary, backup] }), got ${Array.isArray(generators) ? "an empty array" : describeKind(generators)}.`, { optionPath: ["generators"] });
+  }
+}
+
+// Called on its own (no agent definition being written): no registry. Required here, so that the
+// generator alone does not load the definition format.
+function standaloneWrite(generator: ChatGenerator, path: readonly (string | number)[]): ChatGeneratorDefinition {
+  return (require("../definition/chatGeneratorDefinition") as typeof import("../definition/chatGeneratorDefinition")).chatGeneratorToDefinition(generator, {}, path);
 }
 
 function defaultShouldFallBack(outcome: FallbackOutcome): boolean {

@@ -1,12 +1,14 @@
 import type { ChatGenerator, ChatGeneratorDefinition } from "../chat/chatGenerator";
-import { chatGeneratorType, chatGeneratorTypeNames } from "../chat/chatGeneratorTypes";
+import { type ChatGeneratorTypeContext, chatGeneratorType, chatGeneratorTypeNames } from "../chat/chatGeneratorTypes";
 import { ConfigurationError, DefinitionError } from "../errors";
 import { describeKind } from "../util/describeValue";
 import { type AgentRegistry, nameOf, registered, registeredNames } from "./agentRegistry";
+import { readChatGeneratorDefinition } from "./readDefinition";
 
 // The generator types the definition format documents, and the import that registers each: a
 // definition naming one whose integration was not imported is told which import to add.
 const documentedTypes: Readonly<Record<string, string>> = Object.freeze({
+  FallbackChatGenerator: "toolwright",
   OpenAIChatGenerator: "toolwright/openai",
   OpenAIResponsesChatGenerator: "toolwright/openai",
   ScriptedChatGenerator: "toolwright/testing",
@@ -19,16 +21,35 @@ export interface DefinitionTrust {
 }
 
 /**
+ * How deep chat generators may nest in a definition (a `FallbackChatGenerator` in a
+ * `FallbackChatGenerator`): the definition's own is at depth 0, each enclosing generator adds one.
+ */
+export const maxChatGeneratorNesting = 3;
+
+/**
  * The chat generator a definition names: a `registry.chatGenerators` entry first (it is given the
  * options as they are), else a type an imported integration registered (`registerChatGeneratorType`),
  * whose secrets (`{ env }`) must name allowed variables and whose `baseURL` an allowed endpoint: a
- * definition cannot send a key to a server of its choosing.
+ * definition cannot send a key to a server of its choosing. A generator nested in another's options
+ * (`FallbackChatGenerator`'s `generators`) is read the same way, at its own path.
  */
 export function chatGeneratorFromDefinition(definition: ChatGeneratorDefinition, registry: AgentRegistry, trust: DefinitionTrust): ChatGenerator;
 /** With `build: false`, only checks it (the type, the trust rules): for a generator the app replaces. */
 export function chatGeneratorFromDefinition(definition: ChatGeneratorDefinition, registry: AgentRegistry, trust: DefinitionTrust, build: false): undefined;
 export function chatGeneratorFromDefinition(definition: ChatGeneratorDefinition, registry: AgentRegistry, trust: DefinitionTrust, build = true): ChatGenerator | undefined {
-  const path = ["chatGenerator"];
+  return readAt(definition, { registry, trust, build, path: ["chatGenerator"], depth: 0 });
+}
+
+interface Reading {
+  readonly registry: AgentRegistry;
+  readonly trust: DefinitionTrust;
+  readonly build: boolean;
+  readonly path: readonly (string | number)[];
+  readonly depth: number;
+}
+
+function readAt(definition: ChatGeneratorDefinition, reading: Reading): ChatGenerator | undefined {
+  const { registry, trust, build, path } = reading;
   const own = registered(registry, "chatGenerators", definition.type);
   if (own !== undefined && !build) return undefined;
   if (own !== undefined) {
@@ -67,7 +88,29 @@ export function chatGeneratorFromDefinition(definition: ChatGeneratorDefinition,
   if (env !== undefined && !Object.hasOwn(options, "apiKey") && process.env[env] && !trust.allowedEnv.includes(env)) {
     throw new DefinitionError([...path, "options"], `has no apiKey, so the generator would read ${env}, which the app has not allowed a definition to read; name an allowed variable (apiKey: { env: "NAME" }), or allow ${env} with fromJSON(data, { allowedEnv: [...] }). Allowed: ${trust.allowedEnv.join(", ") || "none"}.`);
   }
-  return build ? type.fromDefinition(definition.options ?? {}, [...path, "options"]) : undefined;
+  const context = nestedContext(reading);
+  if (!build) {
+    type.check?.(options, [...path, "options"], context);
+    return undefined;
+  }
+  return type.fromDefinition(options, [...path, "options"], context);
+}
+
+// Reads the generators nested in one's options with the same registry and trust, one level deeper.
+function nestedContext(outer: Reading): ChatGeneratorTypeContext {
+  const at = (definition: unknown, path: readonly (string | number)[], build: boolean) => {
+    const depth = outer.depth + 1;
+    if (depth > maxChatGeneratorNesting) throw new DefinitionError(path, nestingReason(depth));
+    return readAt(readChatGeneratorDefinition(definition, [...path]), { ...outer, build, path, depth });
+  };
+  return {
+    resolve: (definition, path) => at(definition, path, true)!,
+    check: (definition, path) => void at(definition, path, false),
+  };
+}
+
+function nestingReason(depth: number): string {
+  return `is a chat generator inside ${depth} others; a definition nests chat generators at most ${maxChatGeneratorNesting} deep: list the generators in one FallbackChatGenerator instead.`;
 }
 
 function checkTrust(options: Readonly<Record<string, unknown>>, trust: DefinitionTrust, path: (string | number)[]): void {
@@ -90,13 +133,21 @@ export function checkEnv(name: string, trust: DefinitionTrust, path: (string | n
   }
 }
 
-/** A chat generator as data, for `toJSON`: its registry name, else its own `toJSON()`. */
-export function chatGeneratorToDefinition(generator: ChatGenerator, registry: AgentRegistry): ChatGeneratorDefinition {
+/**
+ * A chat generator as data, for `toJSON`: its registry name, else its own `toJSON()`, given a
+ * context that writes the generators nested in it the same way, at their own paths.
+ */
+export function chatGeneratorToDefinition(generator: ChatGenerator, registry: AgentRegistry, path: readonly (string | number)[] = ["chatGenerator"]): ChatGeneratorDefinition {
+  return writeAt(generator, registry, path, 0);
+}
+
+function writeAt(generator: ChatGenerator, registry: AgentRegistry, path: readonly (string | number)[], depth: number): ChatGeneratorDefinition {
+  if (depth > maxChatGeneratorNesting) throw new DefinitionError(path, nestingReason(depth));
   const name = nameOf(registry, "chatGenerators", generator);
   if (name !== undefined) return { type: name };
-  if (typeof generator.toJSON === "function") return generator.toJSON();
+  if (typeof generator.toJSON === "function") return generator.toJSON({ path, write: (inner, at) => writeAt(inner, registry, at, depth + 1) });
   throw new DefinitionError(
-    ["chatGenerator"],
+    path,
     `is ${describeKind(generator)}, which has no data form (no toJSON method): register it (registry.chatGenerators) and pass the registry to toJSON({ registry }), or give the generator a toJSON() returning { type, options }.`,
   );
 }

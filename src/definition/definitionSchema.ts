@@ -102,10 +102,13 @@ function build(z: typeof import("zod").z) {
   const chatGenerator = z
     .strictObject(
       {
-        type: name("a chat generator type: OpenAIChatGenerator, OpenAIResponsesChatGenerator, ScriptedChatGenerator or a registry.chatGenerators name").meta({
-          description: "OpenAIChatGenerator, OpenAIResponsesChatGenerator, ScriptedChatGenerator, or a registry.chatGenerators name.",
+        type: name("a chat generator type: OpenAIChatGenerator, OpenAIResponsesChatGenerator, FallbackChatGenerator, ScriptedChatGenerator or a registry.chatGenerators name").meta({
+          description: "OpenAIChatGenerator, OpenAIResponsesChatGenerator, FallbackChatGenerator, ScriptedChatGenerator, or a registry.chatGenerators name.",
         }),
-        options: z.record(z.string(), z.json(), { error: "must be a mapping of options" }).optional().meta({ description: "The generator's options, as data; secrets as { env: NAME }." }),
+        options: z
+          .record(z.string(), z.json(), { error: "must be a mapping of options" })
+          .optional()
+          .meta({ description: "The generator's options, as data; secrets as { env: NAME }. FallbackChatGenerator's: { generators: [{ type, options? }, …] }, tried in order." }),
       },
       { error: "must be { type, options? }" },
     )
@@ -144,7 +147,7 @@ function build(z: typeof import("zod").z) {
     )
     .meta({ title: "toolwright agent definition", description: "An Agent as data: read by Agent.fromJSON and loadAgent, written by agent.toJSON()." });
 
-  return { agent, classTools, namedTool, toolset } as const;
+  return { agent, chatGenerator, classTools, namedTool, toolset } as const;
 }
 
 /** The zod types of the format's parts, for `readDefinition`. */

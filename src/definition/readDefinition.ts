@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { DefinitionError } from "../errors";
 import { describeKind } from "../util/describeValue";
 import { closestName } from "../util/closestName";
+import type { ChatGeneratorDefinition } from "../chat/chatGenerator";
 import type { AgentDefinition } from "./agentDefinition";
 import { definitionSchema } from "./definitionSchema";
 
@@ -16,6 +17,19 @@ export function readDefinition(data: unknown): AgentDefinition {
   const parsed = schemas.agent.safeParse(data, { reportInput: true });
   if (parsed.success) return parsed.data as AgentDefinition;
   throw firstProblem(parsed.error.issues, data);
+}
+
+/**
+ * Checks an untrusted chat generator definition nested in another's options (`{ type, options? }`,
+ * found at `path`) as `readDefinition` checks the definition's own `chatGenerator`.
+ */
+export function readChatGeneratorDefinition(data: unknown, path: Path): ChatGeneratorDefinition {
+  const shape = definitionSchema().chatGenerator;
+  const parsed = shape.safeParse(data, { reportInput: true });
+  if (parsed.success) return parsed.data as ChatGeneratorDefinition;
+  const issue = parsed.error.issues[0]!;
+  const inner = issue.path.filter((segment): segment is string | number => typeof segment !== "symbol");
+  throw asError(issue, [...path, ...inner], () => knownKeys(shape, inner));
 }
 
 function firstProblem(issues: readonly z.core.$ZodIssue[], data: unknown): DefinitionError {

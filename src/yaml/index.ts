@@ -1,4 +1,5 @@
 // toolwright/yaml: agent definitions in YAML files. Needs the `yaml` package (an optional peer dependency).
+import { registerFallbackGeneratorType } from "../chat/fallbackGeneratorType";
 import { registerOpenAIGeneratorTypes } from "../chat/openai/openaiGeneratorTypes";
 import { useAgentDefinitions } from "../definition/useAgentDefinitions";
 import { registerScriptedGeneratorType } from "../testing/scriptedGeneratorType";
@@ -8,4 +9,5 @@ export { agentToYaml } from "./agentToYaml";
 // As the root entry does: an app may import only toolwright/yaml to read definitions.
 useAgentDefinitions();
 registerOpenAIGeneratorTypes();
+registerFallbackGeneratorType();
 registerScriptedGeneratorType();

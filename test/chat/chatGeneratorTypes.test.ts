@@ -51,7 +51,7 @@ describe("registerChatGeneratorType", () => {
     const error = definitionErrorOf(() => Agent.fromJSON({ version: 1, chatGenerator: { type: "CannedChatGenerater" } }));
 
     expect(error.message).toBe(
-      "chatGenerator.type: names chat generator 'CannedChatGenerater', which is neither built in (CannedChatGenerator, OpenAIChatGenerator, OpenAIResponsesChatGenerator, ScriptedChatGenerator) nor in registry.chatGenerators; fix the type or register it. Registered: none.",
+      "chatGenerator.type: names chat generator 'CannedChatGenerater', which is neither built in (CannedChatGenerator, FallbackChatGenerator, OpenAIChatGenerator, OpenAIResponsesChatGenerator, ScriptedChatGenerator) nor in registry.chatGenerators; fix the type or register it. Registered: none.",
     );
   });
 
@@ -64,7 +64,7 @@ describe("registerChatGeneratorType", () => {
 
 describe("chatGeneratorTypeNames", () => {
   it("names the types the root entry registers, and finds nothing for an inherited name", () => {
-    expect(chatGeneratorTypeNames()).toEqual(["CannedChatGenerator", "OpenAIChatGenerator", "OpenAIResponsesChatGenerator", "ScriptedChatGenerator"]);
+    expect(chatGeneratorTypeNames()).toEqual(["CannedChatGenerator", "FallbackChatGenerator", "OpenAIChatGenerator", "OpenAIResponsesChatGenerator", "ScriptedChatGenerator"]);
     expect(chatGeneratorType("constructor")).toBeUndefined();
   });
 });

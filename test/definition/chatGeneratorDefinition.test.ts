@@ -23,6 +23,10 @@ describe("chatGeneratorFromDefinition", () => {
     expect(openai.message).toBe(
       'chatGenerator.type: names chat generator \'OpenAIChatGenerator\', whose integration is not loaded; import "toolwright/openai" before reading the definition, or register the type in registry.chatGenerators.',
     );
+    const fallback = definitionErrorOf(() => chatGeneratorFromDefinition({ type: "FallbackChatGenerator", options: { generators: [] } }, {}, trust));
+    expect(fallback.message).toBe(
+      'chatGenerator.type: names chat generator \'FallbackChatGenerator\', whose integration is not loaded; import "toolwright" before reading the definition, or register the type in registry.chatGenerators.',
+    );
     const scripted = definitionErrorOf(() => chatGeneratorFromDefinition({ type: "ScriptedChatGenerator", options: { script: [] } }, {}, trust, false));
     expect(scripted.message).toBe(
       'chatGenerator.type: names chat generator \'ScriptedChatGenerator\', whose integration is not loaded; import "toolwright/testing" before reading the definition, or register the type in registry.chatGenerators.',

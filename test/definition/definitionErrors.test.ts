@@ -106,7 +106,7 @@ describe("Agent.fromJSON", () => {
         { version: 1, chatGenerator: {} },
         undefined,
         ["chatGenerator", "type"],
-        "chatGenerator.type: is missing: it must be a name of 1 to 200 characters (a chat generator type: OpenAIChatGenerator, OpenAIResponsesChatGenerator, ScriptedChatGenerator or a registry.chatGenerators name).",
+        "chatGenerator.type: is missing: it must be a name of 1 to 200 characters (a chat generator type: OpenAIChatGenerator, OpenAIResponsesChatGenerator, FallbackChatGenerator, ScriptedChatGenerator or a registry.chatGenerators name).",
       );
     });
 
@@ -519,7 +519,7 @@ describe("Agent.fromJSON", () => {
         { version: 1, chatGenerator: { type: "OpenAIChatGenerater" } },
         { registry: { chatGenerators: { local: new ScriptedChatGenerator([]) } } },
         ["chatGenerator", "type"],
-        "chatGenerator.type: names chat generator 'OpenAIChatGenerater', which is neither built in (OpenAIChatGenerator, OpenAIResponsesChatGenerator, ScriptedChatGenerator) nor in registry.chatGenerators; fix the type or register it. Registered: local.",
+        "chatGenerator.type: names chat generator 'OpenAIChatGenerater', which is neither built in (FallbackChatGenerator, OpenAIChatGenerator, OpenAIResponsesChatGenerator, ScriptedChatGenerator) nor in registry.chatGenerators; fix the type or register it. Registered: local.",
       );
     });
 

@@ -88,7 +88,7 @@ describe("parseAgent", () => {
       3,
       3,
       ["chatGenerator", "type"],
-      "agent.yaml:3:3: chatGenerator.type: is missing: it must be a name of 1 to 200 characters (a chat generator type: OpenAIChatGenerator, OpenAIResponsesChatGenerator, ScriptedChatGenerator or a registry.chatGenerators name).",
+      "agent.yaml:3:3: chatGenerator.type: is missing: it must be a name of 1 to 200 characters (a chat generator type: OpenAIChatGenerator, OpenAIResponsesChatGenerator, FallbackChatGenerator, ScriptedChatGenerator or a registry.chatGenerators name).",
     );
     expectLocated(
       `${head}stateSchema:\n  customer_id:\n    handler: replaceValues\n`,
