@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { Agent, type AgentDefinition, ChatMessage, DefinitionError, Tool, type ToolCall } from "toolwright";
 import { ScriptedChatGenerator } from "toolwright/testing";
 
@@ -184,6 +185,51 @@ describe("Agent.fromJSON", () => {
           "guardrails.toolResult[0].denyPatterns: makes middleware 'tool-guardrail:deny-patterns', as guardrails.toolCall[0].denyPatterns does; give one of the two guardrails a name of its own (name: ...), since stops and errors name one middleware.",
       });
       expect(() => Agent.fromJSON(definition({ guardrails: { toolCall: [noKeys], toolResult: [{ denyPatterns: { ...noKeys.denyPatterns, name: "no-keys-out" } }] } }), { registry })).not.toThrow();
+    });
+  });
+
+  describe("guardrails from a stranger", () => {
+    const regexUnits = ["(", ")", "?", "<", "=", "!", "\\", "1", "k", "[", "]", "{", "}", ",", "*", "+", "a", "|", "^", "$", ".", "i", ":", "{1000}", "(?i)", " "];
+    const regexish = fc.string({ unit: fc.constantFrom(...regexUnits), maxLength: 24 });
+    const value = fc.oneof(fc.anything({ maxDepth: 2 }), fc.integer({ min: -5, max: 5000 }), fc.double(), regexish, fc.array(regexish, { maxLength: 4 }));
+    const options = fc.record(
+      {
+        chars: value,
+        patterns: fc.oneof(fc.array(regexish, { maxLength: 4 }), value),
+        verdict: fc.oneof(fc.constantFrom("trip", "block", "retry", "warn", ""), value),
+        name: fc.oneof(fc.string({ maxLength: 50 }), value),
+      },
+      { requiredKeys: [] },
+    );
+    const builtin = fc.constantFrom("maxInputLength", "denyPatterns", "openAIModeration", "maxInputLenght", "__proto__", "tools");
+    const entry = fc.oneof(
+      fc.dictionary(builtin, fc.oneof(options, value), { maxKeys: 2 }),
+      fc.record({ denyPatterns: fc.record({ patterns: fc.array(regexish, { minLength: 1, maxLength: 3 }) }), tools: fc.oneof(fc.constant(["fetch_page"]), fc.array(fc.string({ maxLength: 12 }), { maxLength: 2 }), value) }, { requiredKeys: ["denyPatterns"] }),
+      value,
+    );
+    const point = fc.constantFrom("input", "output", "toolCall", "toolResult", "inputs", "constructor", "");
+    const guardrails = fc.oneof(fc.dictionary(point, fc.oneof(fc.array(entry, { maxLength: 3 }), value), { maxKeys: 4 }), value);
+
+    it("loads any data under guardrails or refuses it with a DefinitionError, and what loads runs to an exit", async () => {
+      let loaded = 0;
+      await fc.assert(
+        fc.asyncProperty(guardrails, fc.string({ maxLength: 60 }), async (data, question) => {
+          let agent: Agent;
+          try {
+            agent = Agent.fromJSON(definition({ guardrails: data, maxAgentSteps: 2 }), { registry, chatGenerator: new ScriptedChatGenerator([ChatMessage.fromAssistant(question), ChatMessage.fromAssistant("ok")]) });
+          } catch (error) {
+            if (!(error instanceof DefinitionError)) throw error;
+            expect(error.message.length).toBeLessThan(2_000);
+            return;
+          }
+          loaded += 1;
+          const result = await agent.run({ messages: [ChatMessage.fromUser(question)] });
+          expect(["text", "guardrail_tripped", "max_agent_steps"]).toContain(result.exitReason);
+        }),
+        { numRuns: 400 },
+      );
+      // The property reaches both sides: some of the data loads.
+      expect(loaded).toBeGreaterThan(0);
     });
   });
 
