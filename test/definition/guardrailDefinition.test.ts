@@ -214,7 +214,7 @@ describe("Agent.fromJSON", () => {
       let loaded = 0;
       await fc.assert(
         fc.asyncProperty(guardrails, fc.string({ maxLength: 60 }), async (data, question) => {
-          let agent: Agent;
+          let agent: ReturnType<typeof Agent.fromJSON>;
           try {
             agent = Agent.fromJSON(definition({ guardrails: data, maxAgentSteps: 2 }), { registry, chatGenerator: new ScriptedChatGenerator([ChatMessage.fromAssistant(question), ChatMessage.fromAssistant("ok")]) });
           } catch (error) {
