@@ -1,5 +1,7 @@
 import type { BudgetLimits, ModelPrice } from "../budgets/budgetLimits";
 import type { ChatGeneratorDefinition } from "../chat/chatGenerator";
+import type { DenyPatternsOptions } from "../guardrails/denyPatterns";
+import type { MaxInputLengthOptions } from "../guardrails/maxInputLength";
 import type { JsonValue } from "../state/jsonCodec";
 import type { JsonSchema } from "../tools/jsonSchema";
 
@@ -40,6 +42,8 @@ export interface AgentDefinition {
   readonly raiseOnToolInvocationFailure?: boolean;
   /** Tool name (or `"*"`) → how its calls are confirmed. */
   readonly confirmationStrategies?: Readonly<Record<string, ConfirmationDefinition>>;
+  /** Built-in guardrails by the point they check, as middleware before the budget and compaction. */
+  readonly guardrails?: GuardrailsDefinition;
   /** Per-run limits, as `budget()` takes them (the cost priced for a model named by string): the Agent gets `budget(limits)` as middleware. */
   readonly budget?: BudgetDefinition;
   /** What the model is sent, kept short: `pruneToolResults`, then `slidingWindow`, as middleware after the budget. */
@@ -57,7 +61,29 @@ export interface BudgetDefinition extends Omit<BudgetLimits, "maxCost"> {
 export interface CompactionDefinition {
   readonly pruneToolResults?: { readonly keepLast?: number; readonly maxChars?: number };
   readonly slidingWindow?: { readonly maxTokens: number };
+  /** How `slidingWindow` counts tokens: `"estimate"` (`estimateTokenCounter`, the default) or `"gpt"` (`gptTokenCounter()`, o200k_base; needs `gpt-tokenizer` installed). */
+  readonly tokenCounter?: "estimate" | "gpt";
 }
+
+/**
+ * Guardrails as data, keyed by the point they check — the `point` a guardrail is given and a trip
+ * reports in `result.stopped.details.point` — so each list is one factory: `input` →
+ * `inputGuardrail`, `output` → `outputGuardrail`, `toolCall` → `toolGuardrail` with `when:
+ * "before"`, `toolResult` → with `when: "after"`. `openAIModeration` has no data form (it needs a
+ * client): pass it in code, `Agent.fromJSON(data, { middleware })`.
+ */
+export interface GuardrailsDefinition {
+  readonly input?: readonly GuardrailDefinition[];
+  readonly output?: readonly GuardrailDefinition[];
+  readonly toolCall?: readonly ToolGuardrailDefinition[];
+  readonly toolResult?: readonly ToolGuardrailDefinition[];
+}
+
+/** One built-in guardrail by its factory's name, with that factory's options. */
+export type GuardrailDefinition = { readonly maxInputLength: MaxInputLengthOptions } | { readonly denyPatterns: DenyPatternsOptions };
+
+/** A built-in guardrail at a tool point, with `toolGuardrail`'s `tools` (default every tool). */
+export type ToolGuardrailDefinition = GuardrailDefinition & { readonly tools?: readonly string[] };
 
 /** A secret by the name of the environment variable that holds it. */
 export interface SecretReference {

@@ -31,7 +31,7 @@ export interface AgentFromJSONOptions<S extends StateSchema = StateSchema> {
   allowedBaseURLs?: readonly string[];
   /** Replaces the definition's chat generator (tests, offline runs): the definition's is checked, not built. */
   chatGenerator?: ChatGenerator;
-  /** Middleware in code (guardrails, your own), run after the middleware the definition's `budget` and `compaction` make. */
+  /** Middleware in code (guardrails, your own), run after the middleware the definition's `guardrails`, `budget` and `compaction` make. */
   middleware?: readonly Middleware[];
   /** Lifecycle callbacks (a definition holds no code). */
   hooks?: AgentHooks;

@@ -45,7 +45,7 @@ export function agentFromDefinition(data: unknown, options: AgentFromJSONOptions
   if (unknownCondition) throw new DefinitionError(["exitConditions", unknownCondition.index], unknownExitConditionReason(String(unknownCondition.condition), toolNames));
   // A replaced generator is still checked: a definition that names a bad one is refused everywhere.
   if (options.chatGenerator !== undefined) chatGeneratorFromDefinition(definition.chatGenerator, registry, trust, false);
-  const definedMiddleware = middlewareFromDefinition(definition);
+  const definedMiddleware = middlewareFromDefinition(definition, toolNames);
   // The code's middleware is checked here, so that a fault in it is not reported against the definition.
   const middleware = [...definedMiddleware, ...checkMiddleware(options.middleware, "Agent", definedMiddleware)];
   const agentOptions: AgentOptions<StateSchema, string, OutputSchema | undefined> = {

@@ -16,7 +16,7 @@ export type { AgentToJSONOptions };
 /**
  * An Agent's options as a definition. Only what the options give is written (defaults stay
  * defaults); run-time wiring (hooks, middleware, tracing, streaming callback) is not part of a
- * definition (an Agent read from one keeps and writes back its own `budget` and `compaction`).
+ * definition (an Agent read from one keeps and writes back its own `guardrails`, `budget` and `compaction`).
  * Throws `DefinitionError` at the first part with no data form, naming the fix.
  */
 export function agentToDefinition(options: AgentOptions<StateSchema, string, OutputSchema | undefined>, toJSON: AgentToJSONOptions): AgentDefinition {

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { agentOptions } from "../agent/agentOptions";
 import { nameDataType, optionDataType, textDataType } from "../agent/optionDataType";
 import { zod } from "../util/lazyZod";
+import { guardrailDataTypes } from "./guardrailDataTypes";
 import { middlewareDataTypes } from "./middlewareDataTypes";
 
 /**
@@ -115,6 +116,7 @@ function build(z: typeof import("zod").z) {
     .meta({ description: "The chat model." });
 
   const { budget, compaction } = middlewareDataTypes(z);
+  const { guardrails, entries: guardrailEntries } = guardrailDataTypes(z);
 
   const agent = z
     .strictObject(
@@ -139,6 +141,7 @@ function build(z: typeof import("zod").z) {
           .record(name('a tool name or "*"'), confirmation, { error: 'must be a mapping of tool name (or "*") → { strategy, policy? }' })
           .optional()
           .meta({ description: 'Tool name (or "*" for every tool) → how its calls are confirmed by a person.' }),
+        guardrails,
         budget,
         compaction,
         snapshotKey: secret.optional().meta({ description: "The snapshot signing key (at least 32 bytes), by environment variable." }),
@@ -147,7 +150,7 @@ function build(z: typeof import("zod").z) {
     )
     .meta({ title: "toolwright agent definition", description: "An Agent as data: read by Agent.fromJSON and loadAgent, written by agent.toJSON()." });
 
-  return { agent, chatGenerator, classTools, namedTool, toolset } as const;
+  return { agent, chatGenerator, classTools, namedTool, toolset, guardrailEntries } as const;
 }
 
 /** The zod types of the format's parts, for `readDefinition`. */

@@ -56,8 +56,12 @@ export function middlewareDataTypes(z: Zod) {
           .strictObject({ maxTokens: z.number({ error: "must be a number" }).meta({ description: "The most tokens a model call may send." }) }, { error: "must be { maxTokens }" })
           .optional()
           .meta({ description: "Sends the system messages and the newest messages that fit in maxTokens; a tool call and its results stay together." }),
+        tokenCounter: z
+          .enum(["estimate", "gpt"], { error: 'must be "estimate" or "gpt"' })
+          .optional()
+          .meta({ description: 'How slidingWindow counts tokens: "estimate" (the default, tokenizer-free, every vendor) or "gpt" (exact for OpenAI models, o200k_base; needs the gpt-tokenizer package).' }),
       },
-      { error: "must be { pruneToolResults?, slidingWindow? }" },
+      { error: "must be { pruneToolResults?, slidingWindow?, tokenCounter? }" },
     )
     .optional()
     .meta({ description: "What the model is sent, kept short: pruneToolResults, then slidingWindow, before each model call." });

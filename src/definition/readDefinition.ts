@@ -3,8 +3,10 @@ import { DefinitionError } from "../errors";
 import { describeKind } from "../util/describeValue";
 import { closestName } from "../util/closestName";
 import type { ChatGeneratorDefinition } from "../chat/chatGenerator";
+import { truncateForEcho } from "../util/truncate";
 import type { AgentDefinition } from "./agentDefinition";
 import { definitionSchema } from "./definitionSchema";
+import { dataGuardrails } from "./guardrailDataTypes";
 
 type Path = (string | number)[];
 
@@ -38,7 +40,30 @@ function firstProblem(issues: readonly z.core.$ZodIssue[], data: unknown): Defin
   const path = issue.path.filter((segment): segment is string | number => typeof segment !== "symbol");
   // A problem inside a tools entry is reported against the shape the entry has (its keys, for an unknown one).
   if (path.length >= 2 && path[0] === "tools" && typeof path[1] === "number") return toolReferenceProblem(path.slice(0, 2), valueAt(data, path.slice(0, 2)));
+  if (path.length >= 3 && path[0] === "guardrails" && typeof path[2] === "number") return guardrailEntryProblem(path.slice(0, 3), valueAt(data, path.slice(0, 3))) ?? asError(issue, path);
   return asError(issue, path);
+}
+
+// A guardrails entry is one built-in, told apart by its key: the problem is reported against that built-in's shape.
+function guardrailEntryProblem(path: Path, entry: unknown): DefinitionError | undefined {
+  const record = typeof entry === "object" && entry !== null && !Array.isArray(entry) ? (entry as Record<string, unknown>) : undefined;
+  if (record && Object.hasOwn(record, "openAIModeration")) {
+    return new DefinitionError(
+      [...path, "openAIModeration"],
+      "has no data form: it calls OpenAI through a client object, which a definition cannot hold; pass it in code, as middleware to Agent.fromJSON or loadAgent: { middleware: [inputGuardrail(openAIModeration({ client }))] }.",
+    );
+  }
+  const kinds = record ? dataGuardrails.filter((key) => Object.hasOwn(record, key)) : [];
+  const atTool = path[1] === "toolCall" || path[1] === "toolResult";
+  if (kinds.length !== 1) {
+    const found = record ? (kinds.length === 0 ? `keys ${Object.keys(record).slice(0, 20).map((k) => `'${truncateForEcho(k)}'`).join(", ") || "none"}` : `${kinds.map((k) => `'${k}'`).join(" and ")}`) : describeKind(entry);
+    return new DefinitionError(path, `must be one built-in guardrail: { maxInputLength: { chars } } or { denyPatterns: { patterns } }${atTool ? ", with tools: [names] to check only those tools" : ""}, got ${found}.`);
+  }
+  const shape = definitionSchema().guardrailEntries[atTool ? "tool" : "text"][kinds[0]!];
+  const issue = shape.safeParse(entry, { reportInput: true }).error?.issues[0];
+  if (issue === undefined) return undefined;
+  const inner = issue.path.filter((segment): segment is string | number => typeof segment !== "symbol");
+  return asError(issue, [...path, ...inner], () => knownKeys(shape, inner));
 }
 
 // A tools entry is one of three shapes, told apart by its key: the problem is reported against that shape.

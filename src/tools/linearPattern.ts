@@ -46,6 +46,15 @@ function compileLinear(pattern: string): RE2JS {
   return regex;
 }
 
+/**
+ * The size of the RE2 program `pattern` compiles to (its instructions: a counted repetition such as
+ * `{1,1000}` repeats its body), for a pattern `linearPatternProblem` accepted. Matching costs time
+ * linear in the text times this size.
+ */
+export function linearPatternSize(pattern: string): number {
+  return compileLinear(pattern).matcher("").programSize();
+}
+
 /** Why RE2 cannot run `pattern`, in plain words, or undefined when it can. */
 export function linearPatternProblem(pattern: string): string | undefined {
   // Checked before RE2 reads it: its translation of JavaScript syntax would read `\k<name>` as

@@ -11,7 +11,7 @@ import { demoStore } from "../../examples/support/ticketStore";
 const scripted = { type: "ScriptedChatGenerator", options: { script: [] } };
 const deskState = { customer_id: { type: { type: "string" } }, tickets: { type: { type: "array", items: { type: "object" } } } };
 const topLevelKeys =
-  "$schema, version, name, chatGenerator, tools, systemPrompt, userPrompt, stateSchema, outputSchema, exitConditions, maxAgentSteps, maxOutputRetries, toolConcurrency, toolTimeoutMs, maxToolResultChars, raiseOnToolInvocationFailure, confirmationStrategies, budget, compaction, snapshotKey";
+  "$schema, version, name, chatGenerator, tools, systemPrompt, userPrompt, stateSchema, outputSchema, exitConditions, maxAgentSteps, maxOutputRetries, toolConcurrency, toolTimeoutMs, maxToolResultChars, raiseOnToolInvocationFailure, confirmationStrategies, guardrails, budget, compaction, snapshotKey";
 const toolReference = "must be one tool reference: { class: <a class with @tool methods> }, { tool: <a tool name> } or { toolset: <a toolset name> }";
 
 /** A definition with a scripted model and `extra`. */

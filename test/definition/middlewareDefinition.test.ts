@@ -149,7 +149,7 @@ describe("Agent.fromJSON", () => {
       expect(refusal(definition({ compaction: { slidingWindow: {} } }))).toEqual({ path: ["compaction", "slidingWindow", "maxTokens"], message: "compaction.slidingWindow.maxTokens: is missing: it must be a number." });
       expect(refusal(definition({ compaction: { summarize: {} } }))).toEqual({
         path: ["compaction", "summarize"],
-        message: "compaction.summarize: is not a key of this mapping. Keys: pruneToolResults, slidingWindow.",
+        message: "compaction.summarize: is not a key of this mapping. Keys: pruneToolResults, slidingWindow, tokenCounter.",
       });
     });
   });

@@ -47,4 +47,18 @@ describe("denyPatterns", () => {
     expect(lookahead.message).toBe('denyPatterns has patterns[0] "(?=a)b", which cannot be matched in linear time (RE2 has no lookahead or lookbehind); rewrite it without lookaround or backreferences.');
     expect(empty.message).toBe("denyPatterns needs patterns, a non-empty array of regular expressions, got an empty array.");
   });
+
+  it("refuses patterns whose RE2 programs together exceed maxProgramSize, naming the pattern that crossed it", () => {
+    const counted = thrownBy(() => denyPatterns({ patterns: ["password", "[a-z]{1,1000}[0-9]"] }));
+    const raised = denyPatterns({ patterns: ["[a-z]{1,1000}[0-9]"], maxProgramSize: 2100 });
+    const badLimit = thrownBy(() => denyPatterns({ patterns: ["x"], maxProgramSize: 0 }));
+
+    expect(counted).toBeInstanceOf(ConfigurationError);
+    expect(counted.message).toBe(
+      "denyPatterns has patterns that compile to more than 1000 RE2 instructions (2012 by patterns[1]); matching costs about 30 ns per instruction and character of text, so shorten counted repetitions such as {1,1000}, split the patterns among guardrails, or raise maxProgramSize.",
+    );
+    expect((counted as ConfigurationError).optionPath).toEqual(["patterns", "1"]);
+    expect(raised.check(input("abc7"), context)).toMatchObject({ details: { pattern: "[a-z]{1,1000}[0-9]" } });
+    expect(badLimit.message).toBe("denyPatterns needs maxProgramSize as a whole number of at least 1, got number 0.");
+  });
 });

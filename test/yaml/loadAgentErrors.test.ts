@@ -56,7 +56,7 @@ describe("parseAgent", () => {
       5,
       1,
       ["sytemPrompt"],
-      "agent.yaml:5:1: sytemPrompt: is not a key of an agent definition; did you mean 'systemPrompt'? Keys: $schema, version, name, chatGenerator, tools, systemPrompt, userPrompt, stateSchema, outputSchema, exitConditions, maxAgentSteps, maxOutputRetries, toolConcurrency, toolTimeoutMs, maxToolResultChars, raiseOnToolInvocationFailure, confirmationStrategies, budget, compaction, snapshotKey.",
+      "agent.yaml:5:1: sytemPrompt: is not a key of an agent definition; did you mean 'systemPrompt'? Keys: $schema, version, name, chatGenerator, tools, systemPrompt, userPrompt, stateSchema, outputSchema, exitConditions, maxAgentSteps, maxOutputRetries, toolConcurrency, toolTimeoutMs, maxToolResultChars, raiseOnToolInvocationFailure, confirmationStrategies, guardrails, budget, compaction, snapshotKey.",
     );
   });
 
