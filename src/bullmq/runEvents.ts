@@ -43,7 +43,8 @@ export type RunEvent =
   | StreamingChunk
   | { readonly type: "recovered"; readonly stepCount: number }
   | { readonly type: "paused"; readonly pendingConfirmations: readonly PendingConfirmation[] }
-  | { readonly type: "stopped"; readonly stopped: RunStop; readonly result: RunResultJSON }
+  /** `refused`: the state a `continue` gave, which the worker's Agent refused; the run is stopped where it was, its checkpoint kept. */
+  | { readonly type: "stopped"; readonly stopped: RunStop; readonly result: RunResultJSON; readonly refused?: RunFailure }
   | { readonly type: "result"; readonly result: RunResultJSON }
   | { readonly type: "failed"; readonly error: RunFailure }
   | { readonly type: "cancelled" };
@@ -59,7 +60,7 @@ export type RunOutcome =
   | { readonly status: "done"; readonly result: RunResultJSON }
   | { readonly status: "paused"; readonly pendingConfirmations: readonly PendingConfirmation[] }
   /** A middleware stopped the run (`stopped`: which, why, the figures); `result` is where it stood. `RunQueue.continue` goes on. */
-  | { readonly status: "stopped"; readonly stopped: RunStop; readonly result: RunResultJSON }
+  | { readonly status: "stopped"; readonly stopped: RunStop; readonly result: RunResultJSON; readonly refused?: RunFailure }
   | { readonly status: "failed"; readonly error: RunFailure }
   | { readonly status: "cancelled" };
 

@@ -24,6 +24,8 @@ export interface RunRecord {
   readonly decisions: Record<string, ConfirmationDecision> | undefined;
   /** State values of a continue, set over the checkpoint's until the step they start has completed. */
   readonly stateUpdates: Record<string, unknown> | undefined;
+  /** The outcome of the stop the last continue went on from. */
+  readonly lastStop: RunOutcome | undefined;
 }
 
 /** The start of a run, as JSON. */
@@ -101,6 +103,9 @@ if status ~= "stopped" then return status or "" end
 redis.call("HINCRBY", KEYS[1], "leg", 1)
 redis.call("HSET", KEYS[1], "status", "queued")
 if ARGV[1] ~= "" then redis.call("HSET", KEYS[1], "updates", ARGV[1]) end
+-- The stop is kept aside: a worker whose Agent refuses the updates stops the run there again.
+local outcome = redis.call("HGET", KEYS[1], "outcome")
+if outcome then redis.call("HSET", KEYS[1], "lastStop", outcome) end
 redis.call("HDEL", KEYS[1], "outcome", "owner")
 redis.call("PEXPIRE", KEYS[1], ARGV[2])
 redis.call("PEXPIRE", KEYS[2], ARGV[2])
@@ -231,6 +236,7 @@ export class RunStore {
       checkpoint: parseField(fields.checkpoint) as AgentSnapshot | undefined,
       decisions: parseField(fields.decisions) as Record<string, ConfirmationDecision> | undefined,
       stateUpdates: parseField(fields.updates) as Record<string, unknown> | undefined,
+      lastStop: parseField(fields.lastStop) as RunOutcome | undefined,
     };
   }
 

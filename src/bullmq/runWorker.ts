@@ -148,8 +148,11 @@ export class RunWorker<S extends StateSchema = StateSchema> {
       stop ??= reason;
       controller.abort("error" in reason ? reason.error : new Error(`run '${runId}' is no longer this worker's`));
     };
+    // Whether the run got anywhere: refused state updates fail it before its first chunk or checkpoint.
+    let started = false;
     let appending: Promise<unknown> = Promise.resolve();
     const append = (chunk: StreamingChunk) => {
+      started = true;
       // Each append has its handler at once: a refused write stops the step instead of becoming an
       // unhandled rejection that ends the process.
       const written = this.#store.append(runId, token, chunk).then(
@@ -166,6 +169,7 @@ export class RunWorker<S extends StateSchema = StateSchema> {
         breakpoint: { at: "chat_generator", visit: nextModelVisit(record.checkpoint) },
         streamingCallback: append,
         onCheckpoint: async (snapshot: AgentSnapshot) => {
+          started = true;
           let written: string;
           try {
             written = await this.#store.checkpoint(runId, token, snapshot);
@@ -188,6 +192,13 @@ export class RunWorker<S extends StateSchema = StateSchema> {
           return;
         }
         const failure: RunFailure = { name: (error as Error)?.name ?? "Error", message: (error as Error)?.message ?? String(error) };
+        const lastStop = record.lastStop;
+        if (!started && record.stateUpdates !== undefined && lastStop?.status === "stopped" && refusesStateUpdates(error)) {
+          // Bad input loses nothing: the run stays stopped at its checkpoint, and says why the continue was refused.
+          const { stopped, result } = lastStop;
+          await this.#store.finish(runId, { token }, { status: "stopped", stopped, result, refused: failure }, { type: "stopped", stopped, result, refused: failure });
+          return;
+        }
         await this.#store.finish(runId, { token }, { status: "failed", error: failure }, { type: "failed", error: failure });
       });
     }
@@ -226,6 +237,13 @@ export class RunWorker<S extends StateSchema = StateSchema> {
     }
     await this.#store.finish(runId, { token }, { status: "done", result: json }, { type: "result", result: json });
   }
+}
+
+// The errors the Agent gives for state updates it refuses (a key it lacks, a value its type refuses, messages).
+function refusesStateUpdates(error: unknown): boolean {
+  // By name: the Agent may come from another copy of the package (its ESM build beside this CommonJS one).
+  const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
+  return name === "StateTypeError" || name === "StateKeyError" || (name === "ConfigurationError" && typeof message === "string" && message.startsWith("Agent.run has stateUpdates"));
 }
 
 // The leg a job carries, from its id `<runId>.leg<n>` (RunQueue names every job so).

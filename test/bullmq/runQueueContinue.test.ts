@@ -190,7 +190,7 @@ describe("RunQueue.continue", () => {
     }
   });
 
-  it("continues a run an input guardrail tripped once a person's review is in state, on another worker; a value the stateSchema refuses fails the run", async () => {
+  it("continues a run an input guardrail tripped once a person's review is in state, on another worker; a value the stateSchema refuses leaves it stopped, saying why", async () => {
     const { queue, worker, close } = setup();
     // The person's decision is state, so every worker sees it; until then, deny patterns decide.
     const deny = denyPatterns({ patterns: ["(?i)refund"] });
@@ -209,21 +209,31 @@ describe("RunQueue.continue", () => {
       expect(events.at(-1)!.event).toMatchObject({ type: "stopped", stopped: stop, result: { stepCount: 0 } });
       await first.close();
 
-      worker([ChatMessage.fromAssistant("A person approved it: order A-100 is refunded.")], [inputGuardrail(reviewed)]);
+      worker([ChatMessage.fromAssistant("A person approved it: order A-100 is refunded."), ChatMessage.fromAssistant("A person approved it: order B-7 is refunded.")], [inputGuardrail(reviewed)]);
       await queue.continue(runId, { state: { review: "approved" } });
       const done = await queue.result(runId);
       if (done.status !== "done") throw new Error(`done expected, got ${done.status}`);
       expect(done.result).toMatchObject({ exitReason: "text", stepCount: 1, state: { review: "approved" } });
       expect(done.result.lastMessage.content).toEqual([{ text: "A person approved it: order A-100 is refunded." }]);
 
-      // A value the worker's stateSchema refuses ends the run with the state's error, naming the key.
+      // A value the worker's stateSchema refuses loses nothing: the run is stopped where it was, says why, and continues with a good value.
       const second = await queue.start({ messages: [ChatMessage.fromUser("Refund order B-7.")] }, { runId: "run-refused" });
-      expect((await queue.result(second)).status).toBe("stopped");
+      const firstLeg = await leg(queue, second);
+      const firstStop = await queue.result(second);
+      if (firstStop.status !== "stopped") throw new Error(`stopped expected, got ${firstStop.status}`);
       await queue.continue(second, { state: { review: "maybe" } });
-      const failed = await queue.result(second);
-      if (failed.status !== "failed") throw new Error(`failed expected, got ${failed.status}`);
-      expect(failed.error.name).toBe("StateTypeError");
-      expect(failed.error.message).toBe('State key \'review\' rejected a value that does not match its type: review: Invalid option: expected one of "approved"|"denied". The value was not stored.');
+      const refused = await queue.result(second);
+      if (refused.status !== "stopped") throw new Error(`stopped expected, got ${refused.status}`);
+      expect(refused.stopped).toEqual(firstStop.stopped);
+      expect(refused.refused).toEqual({
+        name: "StateTypeError",
+        message: 'State key \'review\' rejected a value that does not match its type: review: Invalid option: expected one of "approved"|"denied". The value was not stored.',
+      });
+      expect((await leg(queue, second, firstLeg.at(-1)!.id)).at(-1)!.event).toMatchObject({ type: "stopped", stopped: firstStop.stopped, refused: { name: "StateTypeError" } });
+      await queue.continue(second, { state: { review: "approved" } });
+      const after = await queue.result(second);
+      if (after.status !== "done") throw new Error(`done expected, got ${after.status}`);
+      expect(after.result.exitReason).toBe("text");
     } finally {
       await close();
     }
