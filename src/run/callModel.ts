@@ -30,7 +30,8 @@ export async function callModel(run: RunContext): Promise<ModelAnswer> {
   const step = run.cursor.stepCount + 1;
   try {
     for (let again = 0; ; again++) {
-      const parts = await requestParts(run);
+      // Without features before the call nothing is awaited: the run's hot path.
+      const parts = run.features.beforeModel.length === 0 ? { messages: peekStateValue(run.state, "messages") as readonly ChatMessage[], tools: run.toolSpecs, checks: noChecks } : await requestParts(run);
       if ("stop" in parts) return { stop: parts.stop };
       run.cursor.resuming = false;
       const answer = await modelCall(run, step, parts);
