@@ -1,5 +1,6 @@
 import { Agent, type AgentDefinition, ChatMessage, ConfigurationError, DefinitionError, Tool, type ToolCall } from "toolwright";
 import { ScriptedChatGenerator } from "toolwright/testing";
+import { definitionRefusal } from "../helpers/definitionRefusal";
 
 // The definition's own generator is checked, not built: each test passes the scripted model it reads.
 const scripted = { type: "ScriptedChatGenerator", options: { script: [] } };
@@ -18,16 +19,7 @@ function definition(extra: Record<string, unknown>): Record<string, unknown> {
   return { version: 1, chatGenerator: scripted, tools: [{ tool: "fetch_page" }], ...extra };
 }
 
-/** The DefinitionError `Agent.fromJSON` throws for `data`, as { path, message }. */
-function refusal(data: unknown): { path: readonly (string | number)[]; message: string } {
-  try {
-    Agent.fromJSON(data, { registry });
-  } catch (error) {
-    if (!(error instanceof DefinitionError)) throw error;
-    return { path: error.path, message: error.message };
-  }
-  throw new Error("expected a DefinitionError, but the definition was accepted");
-}
+const refusal = (data: unknown) => definitionRefusal(data, { registry });
 
 describe("Agent.fromJSON", () => {
   describe("maxToolResultChars", () => {
