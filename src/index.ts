@@ -58,6 +58,7 @@ export type {
 } from "./run/middleware";
 export { MiddlewareError } from "./run/middlewareError";
 export * from "./guardrails";
+export * from "./media";
 export { ToolRunner } from "./agent/toolRunner";
 export type { ToolRunnerCall, ToolRunnerCallOptions, ToolRunnerOptions, ToolRunnerResult } from "./agent/toolRunner";
 export type { Breakpoint } from "./agent/breakpoint";
@@ -82,7 +83,7 @@ export type { FallbackChatGeneratorOptions, FallbackOutcome } from "./chat/fallb
 export { FallbackChatGeneratorError, FallbackPolicyError } from "./chat/fallbackErrors";
 export type { FallbackAttempt } from "./chat/fallbackErrors";
 export { isTransientFailure } from "./chat/isTransientFailure";
-export type { ChatMessageContent, ChatMessageJSON, ChatMessageOptions, ChatRole, ReasoningContent, ToolCall, ToolCallJSON, ToolCallResult } from "./chat/chatMessage";
+export type { ChatMessageContent, ChatMessageJSON, ChatMessageOptions, ChatRole, ContentInput, ReasoningContent, ToolCall, ToolCallJSON, ToolCallResult, ToolResultPart, ToolResultPartJSON } from "./chat/chatMessage";
 export type { ChunkSource, FinishChunk, ReasoningDeltaChunk, StreamingCallback, StreamingChunk, TextDeltaChunk, ToolCallDeltaChunk, ToolProgressChunk, ToolResultChunk } from "./chat/streaming";
 export {
   cachedCounter,

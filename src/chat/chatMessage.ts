@@ -10,6 +10,9 @@ import { jsonCopy } from "../util/jsonCopy";
 import { nestingDepthExceeds } from "../util/jsonShape";
 import { limits } from "../util/limits";
 import { setOwn } from "../util/ownProperty";
+import { FileContent, type FileContentJSON } from "../media/fileContent";
+import { ImageContent, type ImageContentJSON } from "../media/imageContent";
+import { mediaLimits } from "../media/mediaLimits";
 
 /** Who a message is from. */
 export type ChatRole = "system" | "user" | "assistant" | "tool";
@@ -32,10 +35,18 @@ export interface ToolCall {
   readonly extra?: Readonly<Record<string, unknown>>;
 }
 
+/** A part of a tool's result: text, an image or a file (Haystack's `TextContent | ImageContent | FileContent`). */
+export type ToolResultPart =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "image"; readonly image: ImageContent }
+  | { readonly type: "file"; readonly file: FileContent };
+
 /** The outcome of one tool call, as sent back to the model. */
 export interface ToolCallResult {
-  /** The text the model sees. */
+  /** The text the model sees: the result's text, or the text parts of a result with media, joined by newlines. */
   readonly result: string;
+  /** A result with images or files: every part in order, text included (Haystack's list result); undefined for a text result. */
+  readonly parts?: readonly ToolResultPart[];
   /** The call this result answers. */
   readonly origin: ToolCall;
   /** True when the call failed (unknown tool, invalid arguments, a throw, a rejected call). */
@@ -58,6 +69,8 @@ export interface ReasoningContent {
 export type ChatMessageContent =
   | { readonly type: "reasoning"; readonly reasoning: ReasoningContent }
   | { readonly type: "text"; readonly text: string }
+  | { readonly type: "image"; readonly image: ImageContent }
+  | { readonly type: "file"; readonly file: FileContent }
   | { readonly type: "toolCall"; readonly toolCall: ToolCall }
   | { readonly type: "toolCallResult"; readonly toolCallResult: ToolCallResult };
 
@@ -86,10 +99,18 @@ export interface ChatMessageJSON {
   content: Array<
     | { reasoning: { reasoning_text: string; extra: Record<string, unknown> } }
     | { text: string }
+    | { image: ImageContentJSON }
+    | { file: FileContentJSON }
     | { tool_call: ToolCallJSON }
-    | { tool_call_result: { result: string; origin: ToolCallJSON; error: boolean } }
+    | { tool_call_result: { result: string | ToolResultPartJSON[]; origin: ToolCallJSON; error: boolean } }
   >;
 }
+
+/** A part of a tool result with media, as JSON (Haystack's serialized `TextContent`, `ImageContent`, `FileContent`). */
+export type ToolResultPartJSON = { text: string } | { image: ImageContentJSON } | { file: FileContentJSON };
+
+/** What a user message or a tool result may hold: text, images and files, in order. */
+export type ContentInput = string | ImageContent | FileContent;
 
 // The zod form of the JSON form, made on the first fromJSON (see lazyZod).
 let jsonSchemas: ReturnType<typeof buildJsonSchemas> | undefined;
@@ -103,6 +124,9 @@ function buildJsonSchemas(z: typeof import("zod").z) {
     id: z.string().nullable().optional(),
     extra: jsonObject.nullable().optional(),
   });
+  // Shape only: ImageContent.fromJSON and FileContent.fromJSON check the data.
+  const image = z.object({ image: jsonObject });
+  const file = z.object({ file: jsonObject });
   const message = z.object({
     role: z.enum(["system", "user", "assistant", "tool"]),
     meta: jsonObject.optional(),
@@ -111,9 +135,11 @@ function buildJsonSchemas(z: typeof import("zod").z) {
       z.union([
         z.object({ reasoning: z.object({ reasoning_text: z.string(), extra: jsonObject.optional() }) }),
         z.object({ text: z.string() }),
+        image,
+        file,
         z.object({ tool_call: toolCall }),
         z.object({
-          tool_call_result: z.object({ result: z.string(), origin: toolCall, error: z.boolean() }),
+          tool_call_result: z.object({ result: z.union([z.string(), z.array(z.union([z.object({ text: z.string() }), image, file]))]), origin: toolCall, error: z.boolean() }),
         }),
       ]),
     ),
@@ -142,14 +168,16 @@ export class ChatMessage {
   private constructor(role: ChatRole, content: ChatMessageContent[], options: ChatMessageOptions = {}) {
     this.role = role;
     this.content = Object.freeze(content);
+    checkMediaBytes(content);
     this.meta = options.meta === undefined ? emptyMeta : frozenCopy(checkDepth(options.meta, () => "meta"));
     this.name = options.name;
     Object.freeze(this);
   }
 
-  /** A message from the user. */
-  static fromUser(text: string, options?: ChatMessageOptions): ChatMessage {
-    return new ChatMessage("user", [textPart(text)], options);
+  /** A message from the user: text, or text, images and files in order (`["What is in this picture?", image]`). */
+  static fromUser(content: string | readonly ContentInput[], options?: ChatMessageOptions): ChatMessage {
+    if (typeof content === "string") return new ChatMessage("user", [textPart(content)], options);
+    return new ChatMessage("user", contentParts("ChatMessage.fromUser", content), options);
   }
 
   /** A system instruction. */
@@ -170,10 +198,11 @@ export class ChatMessage {
     return new ChatMessage("assistant", content, options);
   }
 
-  /** The result of running a tool call. */
-  static fromTool(result: string, origin: ToolCall, options: ChatMessageOptions & { error?: boolean } = {}): ChatMessage {
-    if (typeof result !== "string") throw new ConfigurationError("ChatMessage", `ChatMessage.fromTool needs the result as a string, got ${describeKind(result)}.`);
-    const toolCallResult = Object.freeze({ result, origin: freezeToolCall(origin), error: options.error ?? false });
+  /** The result of running a tool call: text, or text, images and files in order. */
+  static fromTool(result: string | readonly ContentInput[], origin: ToolCall, options: ChatMessageOptions & { error?: boolean } = {}): ChatMessage {
+    const parts = typeof result === "string" ? undefined : toolResultParts(result);
+    if (typeof result !== "string" && parts === undefined) throw new ConfigurationError("ChatMessage", `ChatMessage.fromTool needs the result as a string or an array of strings, ImageContent and FileContent, got ${describeKind(result)}.`);
+    const toolCallResult = Object.freeze({ ...resultFields(typeof result === "string" ? result : "", parts), origin: freezeToolCall(origin), error: options.error ?? false });
     return new ChatMessage("tool", [Object.freeze({ type: "toolCallResult" as const, toolCallResult })], options);
   }
 
@@ -189,14 +218,17 @@ export class ChatMessage {
       );
     }
     const { role, meta, name, content } = parsed.data;
-    const parts: ChatMessageContent[] = content.map((part) => {
+    const parts: ChatMessageContent[] = content.map((part, i) => {
       if ("reasoning" in part) return reasoningPart({ text: part.reasoning.reasoning_text, extra: part.reasoning.extra ?? {} });
       if ("text" in part) return textPart(part.text);
+      if ("image" in part) return Object.freeze({ type: "image" as const, image: ImageContent.fromJSON(part.image, `ChatMessage.fromJSON content[${i}].image`) });
+      if ("file" in part) return Object.freeze({ type: "file" as const, file: FileContent.fromJSON(part.file, `ChatMessage.fromJSON content[${i}].file`) });
       if ("tool_call" in part) return { type: "toolCall", toolCall: freezeToolCall(toolCallFromJSON(part.tool_call)) };
       const r = part.tool_call_result;
+      const resultParts = typeof r.result === "string" ? undefined : r.result.map((p, j) => partFromJSON(p, `ChatMessage.fromJSON content[${i}].tool_call_result.result[${j}]`));
       return {
         type: "toolCallResult",
-        toolCallResult: Object.freeze({ result: r.result, origin: freezeToolCall(toolCallFromJSON(r.origin)), error: r.error }),
+        toolCallResult: Object.freeze({ ...resultFields(r.result as string, resultParts && Object.freeze(resultParts)), origin: freezeToolCall(toolCallFromJSON(r.origin)), error: r.error }),
       };
     });
     return new ChatMessage(role, parts, { meta, name: name ?? undefined });
@@ -206,6 +238,26 @@ export class ChatMessage {
   get text(): string | undefined {
     for (const part of this.content) if (part.type === "text") return part.text;
     return undefined;
+  }
+
+  /** Every image in this message (a tool result's included), in order. */
+  get images(): ImageContent[] {
+    return this.#media("image");
+  }
+
+  /** Every file in this message (a tool result's included), in order. */
+  get files(): FileContent[] {
+    return this.#media("file");
+  }
+
+  #media<K extends "image" | "file">(kind: K): Array<K extends "image" ? ImageContent : FileContent> {
+    const found: Array<ImageContent | FileContent> = [];
+    for (const part of this.content) {
+      if (part.type === "image" && kind === "image") found.push(part.image);
+      else if (part.type === "file" && kind === "file") found.push(part.file);
+      else if (part.type === "toolCallResult") for (const p of part.toolCallResult.parts ?? []) if (p.type === kind) found.push(p.type === "image" ? p.image : (p as { file: FileContent }).file);
+    }
+    return found as Array<K extends "image" ? ImageContent : FileContent>;
   }
 
   /** The first reasoning part, or `undefined`. */
@@ -248,16 +300,67 @@ export class ChatMessage {
       name: this.name ?? null,
       content: this.content.map((part) => {
         if (part.type === "text") return { text: part.text };
+        if (part.type === "image") return { image: part.image.toJSON() };
+        if (part.type === "file") return { file: part.file.toJSON() };
         if (part.type === "reasoning") return { reasoning: { reasoning_text: part.reasoning.text, extra: jsonCopy(part.reasoning.extra) as Record<string, unknown> } };
         if (part.type === "toolCall") return { tool_call: toolCallToJSON(part.toolCall) };
         const r = part.toolCallResult;
-        return { tool_call_result: { result: r.result, origin: toolCallToJSON(r.origin), error: r.error } };
+        return { tool_call_result: { result: r.parts ? r.parts.map(partToJSON) : r.result, origin: toolCallToJSON(r.origin), error: r.error } };
       }),
     };
   }
 }
 
 const emptyMeta: Readonly<Record<string, unknown>> = Object.freeze({});
+
+// Strings, images and files as content parts, in order.
+function contentParts(subject: string, content: readonly ContentInput[]): ChatMessageContent[] {
+  if (!Array.isArray(content)) throw new ConfigurationError("ChatMessage", `${subject} needs text, or an array of strings, ImageContent and FileContent, got ${describeKind(content)}.`);
+  return content.map((item: unknown, i) => {
+    if (typeof item === "string") return textPart(item);
+    if (ImageContent.isImageContent(item)) return Object.freeze({ type: "image" as const, image: item });
+    if (FileContent.isFileContent(item)) return Object.freeze({ type: "file" as const, file: item });
+    throw new ConfigurationError("ChatMessage", `${subject} was given ${describeKind(item)} at [${i}]; give strings, ImageContent (ImageContent.fromFile, fromBytes, fromBase64, fromUrl) and FileContent.`);
+  });
+}
+
+// A tool result given as an array: its parts, or undefined when it is not an array of parts.
+function toolResultParts(result: unknown): readonly ToolResultPart[] | undefined {
+  if (!Array.isArray(result)) return undefined;
+  return Object.freeze(contentParts("ChatMessage.fromTool", result) as ToolResultPart[]);
+}
+
+// A tool result's fields: the text of a text result; the text parts joined and every part, for one with media.
+function resultFields(result: string, parts: readonly ToolResultPart[] | undefined): { result: string; parts?: readonly ToolResultPart[] } {
+  if (parts === undefined) return { result };
+  const text = parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
+  return { result: text, parts };
+}
+
+function partFromJSON(part: Record<string, unknown>, subject: string): ToolResultPart {
+  if ("text" in part) return textPart(part.text as string) as ToolResultPart;
+  if ("image" in part) return Object.freeze({ type: "image" as const, image: ImageContent.fromJSON(part.image, subject + ".image") });
+  return Object.freeze({ type: "file" as const, file: FileContent.fromJSON(part.file, subject + ".file") });
+}
+
+function partToJSON(part: ToolResultPart): ToolResultPartJSON {
+  if (part.type === "text") return { text: part.text };
+  if (part.type === "image") return { image: part.image.toJSON() };
+  return { file: part.file.toJSON() };
+}
+
+// The images and files of one message together stay under mediaLimits.maxMessageBytes.
+function checkMediaBytes(content: readonly ChatMessageContent[]): void {
+  let total = 0;
+  for (const part of content) {
+    if (part.type === "image") total += part.image.byteLength;
+    else if (part.type === "file") total += part.file.byteLength;
+    else if (part.type === "toolCallResult") for (const p of part.toolCallResult.parts ?? []) total += p.type === "image" ? p.image.byteLength : p.type === "file" ? p.file.byteLength : 0;
+  }
+  if (total > mediaLimits.maxMessageBytes) {
+    throw new ConfigurationError("ChatMessage", `ChatMessage holds ${total} bytes of images and files, over the limit of ${mediaLimits.maxMessageBytes} bytes per message; send fewer or smaller ones.`);
+  }
+}
 
 function textPart(text: string): ChatMessageContent {
   if (typeof text !== "string") throw new ConfigurationError("ChatMessage", `ChatMessage text must be a string, got ${describeKind(text)}.`);

@@ -29,7 +29,7 @@ export function gptTokenCounter(options: { readonly encoding?: GptEncoding } = {
       else if (part.type === "toolCall") {
         const call = part.toolCall;
         count += tokens(call.toolName) + tokens(typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments));
-      } else count += tokens(part.toolCallResult.result);
+      } else if (part.type === "toolCallResult") count += tokens(part.toolCallResult.result);
     }
     return count;
   });

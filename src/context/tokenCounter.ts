@@ -20,7 +20,7 @@ export function messageChars(message: ChatMessage): number {
     if (part.type === "text") chars += part.text.length;
     else if (part.type === "reasoning") chars += part.reasoning.text.length;
     else if (part.type === "toolCall") chars += callChars(part.toolCall);
-    else chars += part.toolCallResult.result.length + (part.toolCallResult.origin.id?.length ?? 0);
+    else if (part.type === "toolCallResult") chars += part.toolCallResult.result.length + (part.toolCallResult.origin.id?.length ?? 0);
   }
   return chars;
 }

@@ -50,7 +50,10 @@ function parts(message: ChatMessageJSON): Part[] {
     if ("text" in part) return { type: "text", content: part.text };
     if ("reasoning" in part) return { type: "reasoning", content: part.reasoning.reasoning_text };
     if ("tool_call" in part) return toolCallPart(part.tool_call);
-    return { type: "tool_call_response", id: idOf(part.tool_call_result.origin.id), response: part.tool_call_result.result };
+    if ("tool_call_result" in part) return { type: "tool_call_response", id: idOf(part.tool_call_result.origin.id), response: typeof part.tool_call_result.result === "string" ? part.tool_call_result.result : "[a result with images or files]" };
+    // Media: what it is, never its bytes (the issue's rule for traces). Finished with the media work.
+    const media = "image" in part ? part.image : part.file;
+    return { type: "text", content: `[${"image" in part ? "image" : "file"} ${media.mime_type ?? "of unknown type"}]` };
   });
 }
 
