@@ -13,6 +13,7 @@ import type { ToolModel } from "./model";
 import { setOwn } from "../src/util/ownProperty";
 import { readToolAnnotations } from "./readToolAnnotations";
 import { readToolOptions } from "./readToolOptions";
+import { resultKind } from "./resultKind";
 import { awaitedType, returnSchema } from "./returnSchema";
 import type { ToolwrightSymbols } from "./toolwrightSymbols";
 import { applyAsType } from "./typeResolver/asType";
@@ -119,14 +120,16 @@ export function buildToolModel(tool: DiscoveredTool, symbols: ToolwrightSymbols,
     if (!plan.optional) required.push(plan.name);
   }
   checkOutputSources(tool, options.outputsToState, options.outputNodes, label, diagnostics);
-  if (failed) return undefined;
+  const kind = resultKind(tool, symbols, label, diagnostics);
+  if (failed || kind === "failed") return undefined;
   const root: SchemaNode = { type: "object", properties };
   if (required.length > 0) root.required = required;
   root.additionalProperties = false;
   if (ctx.defs.size > 0) root.$defs = Object.fromEntries([...ctx.defs].sort(([a], [b]) => a.localeCompare(b)));
   const { schema, dates } = withoutMarkers(root);
   const strict = strictCompatibility(schema);
-  const outputSchema = returnSchema(tool, symbols);
+  // Images and files are sent as parts, never as structured data: no output schema describes them.
+  const outputSchema = kind === "media" ? undefined : returnSchema(tool, symbols);
   return {
     kind: tool.kind,
     ownerName: tool.ownerName,
@@ -147,6 +150,7 @@ export function buildToolModel(tool: DiscoveredTool, symbols: ToolwrightSymbols,
     ...(strict.compatible ? {} : { strictReason: strict.reason }),
     dates,
     ...(outputSchema !== undefined && { outputSchema }),
+    ...(kind === "media" && { resultKind: kind }),
     ...described,
     options: { inputsFromState: options.inputsFromState, outputsToState: options.outputsToState },
   };

@@ -19,6 +19,7 @@ export type DiagnosticCode =
   | "TW204" // parameter without a type annotation
   | "TW301" // unsupported type
   | "TW302" // any/unknown without @asType
+  | "TW303" // a return type holds ImageContent or FileContent inside other data
   | "TW401" // the output file cannot be written
   | "TW402"; // the output file would be a CommonJS module under verbatimModuleSyntax
 

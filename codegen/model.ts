@@ -29,6 +29,8 @@ export interface ToolModel {
   readonly dates: readonly string[];
   /** The JSON Schema of the declared return type (see `returnSchema`); undefined when it has none. */
   readonly outputSchema?: JsonSchema;
+  /** `"media"` when the tool returns images or files (see `resultKind`): the runtime sends them as parts. */
+  readonly resultKind?: "media";
   /** JSDoc `@title`. */
   readonly title?: string;
   /** JSDoc annotation hints (`@readOnlyHint`, …). */

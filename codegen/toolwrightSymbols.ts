@@ -28,6 +28,14 @@ export class ToolwrightSymbols {
     return symbol !== undefined && this.isToolwrightSymbol(symbol, "Integer", "decorators/integer");
   }
 
+  /** True for toolwright's `ImageContent` or `FileContent` class (the instance type). */
+  isMedia(type: Type): boolean {
+    const symbol = type.getSymbol();
+    if (symbol === undefined) return false;
+    const name = symbol.getName();
+    return (name === "ImageContent" && this.isToolwrightSymbol(symbol, name, "src/media/imageContent")) || (name === "FileContent" && this.isToolwrightSymbol(symbol, name, "src/media/fileContent"));
+  }
+
   /** True when `declaration` is in a toolwright module that declares types users annotate with (`Integer`, `State`). */
   isToolwrightTypeDeclaration(declaration: Node): boolean {
     const file = declaration.getSourceFile().getFilePath();

@@ -68,6 +68,7 @@ export function encodeToolData(models: readonly ToolModel[]): string {
     if (!model.strict) fields.push(model.strictReason ? ["strictReason", JSON.stringify(model.strictReason)] : ["strict", "false"]);
     if (model.dates.length > 0) fields.push(["dates", JSON.stringify(model.dates)]);
     if (model.outputSchema !== undefined) fields.push(["outputSchema", encode(model.outputSchema, true)]);
+    if (model.resultKind !== undefined) fields.push(["resultKind", JSON.stringify(model.resultKind)]);
     if (model.title !== undefined) fields.push(["title", JSON.stringify(model.title)]);
     if (model.annotations !== undefined) fields.push(["annotations", JSON.stringify(model.annotations)]);
     if (Object.keys(model.options.inputsFromState).length > 0 || Object.keys(model.options.outputsToState).length > 0) fields.push(["options", JSON.stringify(model.options)]);

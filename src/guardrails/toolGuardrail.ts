@@ -1,5 +1,6 @@
 import { ConfigurationError } from "../errors";
 import type { Middleware } from "../run/middleware";
+import { resultPartsText } from "../tools/toolResultContent";
 import { describeKind } from "../util/describeValue";
 import { type Guardrail, guardrailMiddlewareName, tripStop, verdictOf } from "./guardrail";
 
@@ -54,6 +55,9 @@ export function toolGuardrail(guardrail: Guardrail, options: ToolGuardrailOption
 
 function resultText(result: unknown): string {
   if (typeof result === "string") return result;
+  // A result with images or files is checked by its text parts: never their base64.
+  const partsText = resultPartsText(result);
+  if (partsText !== undefined) return partsText;
   try {
     return JSON.stringify(result) ?? "";
   } catch {

@@ -1,5 +1,7 @@
 import { ChatMessage } from "../chat/chatMessage";
 import { JsonFormError } from "../errors";
+import { FileContent } from "../media/fileContent";
+import { ImageContent } from "../media/imageContent";
 import { describeKind } from "../util/describeValue";
 import { setOwn } from "../util/ownProperty";
 import { type ZodSchema, zodDef } from "./zodIntrospection";
@@ -44,7 +46,8 @@ function noJsonForm(path: PropertyKey[], fix: string, what: string): JsonFormErr
 /**
  * Rebuilds a value from its JSON form, guided by the zod schema that describes it: ISO strings
  * where the schema has `z.date()` become `Date`s, message JSON where it has a ChatMessage becomes
- * a `ChatMessage`. Everything else is returned as it is; the caller validates the result.
+ * a `ChatMessage`, and an image's or a file's JSON where it has an `ImageContent` or a
+ * `FileContent` becomes one. Everything else is returned as it is; the caller validates the result.
  */
 export function fromJsonValue(schema: ZodSchema, json: unknown): unknown {
   const def = zodDef(schema);
@@ -110,11 +113,26 @@ export function fromJsonValue(schema: ZodSchema, json: unknown): unknown {
 }
 
 function reviveCustom(schema: ZodSchema, json: unknown): unknown {
-  if (!isPlainObject(json) || !("role" in json) || !("content" in json)) return json;
+  if (!isPlainObject(json)) return json;
+  const media = reviveMedia(schema, json);
+  if (media !== undefined) return media;
+  if (!("role" in json) || !("content" in json)) return json;
   try {
     const message = ChatMessage.fromJSON(json);
     return schema.safeParse(message).success ? message : json;
   } catch {
     return json;
+  }
+}
+
+// An image's or a file's JSON form (their toJSON), revived when the schema takes the object it makes.
+function reviveMedia(schema: ZodSchema, json: Record<string, unknown>): unknown {
+  const revive = "base64_image" in json || ("url" in json && "detail" in json) ? ImageContent.fromJSON : "base64_data" in json || ("url" in json && "filename" in json) ? FileContent.fromJSON : undefined;
+  if (!revive) return undefined;
+  try {
+    const media = revive(json);
+    return schema.safeParse(media).success ? media : undefined;
+  } catch {
+    return undefined;
   }
 }

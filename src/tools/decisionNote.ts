@@ -1,10 +1,12 @@
-import type { ToolCall } from "../chat/chatMessage";
+import type { ContentInput, ToolCall } from "../chat/chatMessage";
 import type { ConfirmationDecision } from "../hitl/confirmationTypes";
 
 // A modified call tells the model what actually ran; the history keeps the model's own call too.
-export function withDecisionNote(text: string, decision: ConfirmationDecision | undefined): string {
-  if (decision?.action !== "modify") return text;
-  return `The user changed the arguments to ${JSON.stringify(decision.arguments)}${decision.feedback ? ` (${decision.feedback})` : ""}. Result: ${text}`;
+// A result with media gets the note as a text part before its parts.
+export function withDecisionNote<T extends string | readonly ContentInput[]>(content: T, decision: ConfirmationDecision | undefined): T {
+  if (decision?.action !== "modify") return content;
+  const note = `The user changed the arguments to ${JSON.stringify(decision.arguments)}${decision.feedback ? ` (${decision.feedback})` : ""}. Result:`;
+  return (typeof content === "string" ? `${note} ${content}` : [note, ...content]) as T;
 }
 
 export function decidedCall(call: ToolCall, decision: ConfirmationDecision | undefined): ToolCall {

@@ -60,6 +60,7 @@ export interface EncodedTool {
   readonly strictReason?: string;
   readonly dates?: readonly string[];
   readonly outputSchema?: JsonSchema;
+  readonly resultKind?: "media";
   readonly title?: string;
   readonly annotations?: GeneratedToolEntry["annotations"];
   /** Left out when both maps are empty. */
@@ -123,6 +124,7 @@ function decodeTool(tool: EncodedTool, owner: EncodedOwner, expand: (value: unkn
     ...(tool.strictReason === undefined ? {} : { strictReason: tool.strictReason }),
     ...(tool.dates === undefined ? {} : { dates: tool.dates }),
     ...(tool.outputSchema === undefined ? {} : { outputSchema: expand(tool.outputSchema) as JsonSchema }),
+    ...(tool.resultKind === undefined ? {} : { resultKind: tool.resultKind }),
     ...(tool.title === undefined ? {} : { title: tool.title }),
     ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
     options: tool.options ?? { inputsFromState: {}, outputsToState: {} },

@@ -46,6 +46,12 @@ export interface GeneratedToolEntry {
    * and types with no JSON form. Objects in it are open: a method may return more than its type names.
    */
   readonly outputSchema?: JsonSchema;
+  /**
+   * `"media"` when the declared return type is an `ImageContent`, a `FileContent` or an array of
+   * `string | ImageContent | FileContent`: the runtime sends the result as a tool message with
+   * parts (it decides by the value, so this records what the type promises). Left out otherwise.
+   */
+  readonly resultKind?: "media";
   /** From the JSDoc tag `@title`. */
   readonly title?: string;
   /** From the JSDoc tags `@readOnlyHint`, `@destructiveHint`, `@idempotentHint`, `@openWorldHint`. */

@@ -17,7 +17,8 @@ import { type SubRunTool, type Tool, toolInternals } from "./tool";
 import { injectionProblem } from "./injectedParameters";
 import { conversionFailed, injectionFailed, invalidUserArguments, mergeFailed, rejectedByUser, type ToolCallFailure, toolNotFound, toolThrew, toolTimedOut } from "./toolCallFailure";
 import type { reportToolFault } from "./reportToolFault";
-import { capResultText, toolResultText } from "./toolResultText";
+import { capResultParts, capResultText } from "./toolResultText";
+import { type ToolResultContent, toolResultContent } from "./toolResultContent";
 import { defaultMaxToolResultChars } from "./toolLimits";
 import { mayRetry, retryDelay } from "./toolRetry";
 import type { ToolCallObservation } from "../observe/callObservation";
@@ -210,10 +211,10 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
         observed?.[index]?.abandon(committedCall.failure.error);
         throw committedCall.failure.error;
       }
-      const full = change?.text ?? (committedCall.ok ? withDecisionNote(committedCall.text, execution.decision) : committedCall.failure.message);
+      const full = change?.text ?? (committedCall.ok ? withDecisionNote(committedCall.content, execution.decision) : committedCall.failure.message);
       const tool = resolved[index];
-      const text = capResultText(full, tool?.name ?? truncateForEcho(call.toolName), tool?.maxResultChars ?? options.maxResultChars ?? defaultMaxToolResultChars);
-      const message = ChatMessage.fromTool(text, decidedCall(call, execution.decision), execution.decision ? { error: !committedCall.ok, meta: decisionMeta(call, execution.decision) } : { error: !committedCall.ok });
+      const content = cappedContent(full, tool?.name ?? truncateForEcho(call.toolName), tool?.maxResultChars ?? options.maxResultChars ?? defaultMaxToolResultChars);
+      const message = ChatMessage.fromTool(content, decidedCall(call, execution.decision), execution.decision ? { error: !committedCall.ok, meta: decisionMeta(call, execution.decision) } : { error: !committedCall.ok });
       // A call that never ran (unknown tool, invalid arguments, rejected, no injected value) starts and ends at once.
       if (observed) (observed[index] ?? options.observer!.toolNeverRan(step.step, call)).end(message, committedCall.ok ? undefined : committedCall.failure, execution.injected ?? noneInjected);
       outcomes.push({ index, toolCall: call, message, failed: !committedCall.ok, ...(committedCall.ok && execution.ok && { value: change && "result" in change ? change.result : execution.result }) });
@@ -235,6 +236,11 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
 
 function ignore(): void {}
 
+// Text is cut to the limit; a result with media has its text parts cut together, its images and files kept.
+function cappedContent(content: ToolResultContent, toolName: string, maxChars: number): ToolResultContent {
+  return typeof content === "string" ? capResultText(content, toolName, maxChars) : capResultParts(content, toolName, maxChars);
+}
+
 // A slow streaming callback must not hold up an abort.
 async function emit(options: InvokeToolsOptions, chunk: StreamingChunk): Promise<void> {
   const pending = options.streamingCallback?.(chunk);
@@ -246,7 +252,7 @@ function commit(
   execution: Extract<Execution, { ok: true }>,
   state: State,
   redact: InvokeToolsOptions["redact"],
-): { readonly ok: true; readonly text: string } | { readonly ok: false; readonly failure: ToolCallFailure } {
+): { readonly ok: true; readonly content: ToolResultContent } | { readonly ok: false; readonly failure: ToolCallFailure } {
   const { tool, result, injected } = execution;
   const mergeFailure = mergeToolOutputs(state, result, tool.outputsToState);
   if (mergeFailure) {
@@ -254,7 +260,7 @@ function commit(
     return { ok: false, failure: mergeFailed(tool.name, mergeFailure, detail) };
   }
   try {
-    return { ok: true, text: toolResultText(result, tool.outputsToString) };
+    return { ok: true, content: toolResultContent(result, tool.outputsToString) };
   } catch (error) {
     return { ok: false, failure: conversionFailed(tool.name, sentence(redact(describeThrown(error), injected)), error) };
   }

@@ -14,7 +14,7 @@ export interface OutputsToString {
   source?: string;
   /** Turns the (source) value into text; a non-string return is sent as JSON. */
   handler?: (value: any) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any -- receives the tool's own result type
-  /** Send the value exactly as it is; it must then be a string. */
+  /** Send the value exactly as it is; it must then be a string, or an array of strings, `ImageContent` and `FileContent` (sent as parts, text included). */
   rawResult?: boolean;
 }
 

@@ -80,3 +80,14 @@ describe("decodeToolData with a __proto__ property name", () => {
     expect(Object.getPrototypeOf(nested)).toBe(Object.prototype);
   });
 });
+
+describe("decodeToolData with a result kind", () => {
+  it("keeps resultKind \"media\" on the entry of a tool that returns images or files", () => {
+    const data = `{"format":3,"shared":[],"owners":[{"kind":"function","source":"f.ts","tools":[{"member":"chart","description":"","parameters":[],"properties":{},"resultKind":"media"},{"member":"count","description":"","parameters":[],"properties":{}}]}]}`;
+
+    const [[chart, count]] = decodeToolData(data, { module: "m.ts", command: "codegen" });
+
+    expect(chart!.resultKind).toBe("media");
+    expect(count).not.toHaveProperty("resultKind");
+  });
+});

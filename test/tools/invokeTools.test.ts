@@ -227,7 +227,7 @@ describe("invokeTools", () => {
       const outcomes = await invokeTools([call("raw"), call("map")], options([raw, map]));
 
       expect(outcomes.map((o) => [o.message.toolCallResult?.result, o.failed])).toEqual([
-        ["Tool 'raw' ran, but its result could not be turned into text: outputsToString.rawResult needs a string, got number 5; drop rawResult to send JSON.", true],
+        ["Tool 'raw' ran, but its result could not be turned into text: outputsToString.rawResult needs a string or an array of strings, ImageContent and FileContent, got number 5; drop rawResult to send JSON.", true],
         ["Tool 'map' ran, but its result could not be turned into text: (root) holds a Map, which has no JSON form; return plain data, or give the tool an outputsToString handler.", true],
       ]);
     });
@@ -664,7 +664,7 @@ describe("invokeTools", () => {
       const error = await rejection(invokeTools([call("raw")], options([raw], raise)));
 
       expect(error).toBeInstanceOf(ToolResultConversionError);
-      expect(error.message).toBe("Tool 'raw' ran, but its result could not be turned into text: outputsToString.rawResult needs a string, got number 5; drop rawResult to send JSON.");
+      expect(error.message).toBe("Tool 'raw' ran, but its result could not be turned into text: outputsToString.rawResult needs a string or an array of strings, ImageContent and FileContent, got number 5; drop rawResult to send JSON.");
     });
 
     it("aborts the signals of the other running calls, even if they ignore them", async () => {

@@ -71,9 +71,9 @@ describe("toolResultText", () => {
 
     it("throws when rawResult gets something that is not a string", () => {
       expect(thrownMessage(() => toolResultText({ count: 5 }, { source: "count", rawResult: true }), ConfigurationError)).toBe(
-        "outputsToString.rawResult needs a string, got number 5; drop rawResult to send JSON",
+        "outputsToString.rawResult needs a string or an array of strings, ImageContent and FileContent, got number 5; drop rawResult to send JSON",
       );
-      expect(thrownMessage(() => toolResultText({ count: 5 }, { rawResult: true }), ConfigurationError)).toBe("outputsToString.rawResult needs a string, got an object; drop rawResult to send JSON");
+      expect(thrownMessage(() => toolResultText({ count: 5 }, { rawResult: true }), ConfigurationError)).toBe("outputsToString.rawResult needs a string or an array of strings, ImageContent and FileContent, got an object; drop rawResult to send JSON");
     });
   });
 
