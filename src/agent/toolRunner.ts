@@ -6,6 +6,7 @@ import { normalizeStateSchema, type StateInitialValues, type StateSchema } from 
 import { invokeTools } from "../tools/invokeTools";
 import { resolveTools, type ToolSource } from "../tools/resolveTools";
 import type { Tool } from "../tools/tool";
+import type { ToolResultPart } from "../chat/chatMessage";
 import { describeKind } from "../util/describeValue";
 import { nestingDepthExceeds } from "../util/jsonShape";
 import { limits } from "../util/limits";
@@ -53,6 +54,8 @@ export interface ToolRunnerResult {
   readonly error: boolean;
   /** What the tool returned, when the call succeeded (undefined when it failed). */
   readonly value?: unknown;
+  /** A result with images or files: every part in order, as the model would get them (`ToolCallResult.parts`). */
+  readonly parts?: readonly ToolResultPart[];
 }
 
 /**
@@ -125,7 +128,7 @@ export class ToolRunner<S extends StateSchema = {}> {
         { runId: () => options.runId ?? "tool-runner", step, keys: [id] },
       );
       const result = outcome!.message.toolCallResults[0]!;
-      return { text: result.result, error: result.error, ...(!result.error && { value: outcome!.value }) };
+      return { text: result.result, error: result.error, ...(!result.error && { value: outcome!.value }), ...(result.parts !== undefined && { parts: result.parts }) };
     } finally {
       abort.dispose();
       release?.();

@@ -32,8 +32,9 @@ export interface McpCallOptions {
 /**
  * The tools of an MCP server as a Toolset: give it to an Agent like any other. The model sees each
  * tool's input schema (marked strict when it qualifies), arguments are validated before the call,
- * results come back as text or JSON (`structuredContent`) with binary data described, and `isError`
- * results become error tool messages. A dropped connection or a forgotten HTTP session is opened
+ * results come back as text or JSON (`structuredContent`), a result with images, audio or embedded
+ * files as parts (`ImageContent`, `FileContent`; see `McpCallResult.parts`), and `isError` results
+ * become error tool messages. A dropped connection or a forgotten HTTP session is opened
  * again on the next call; when the server's tool list changes, the Agent gets the new tools at its
  * next run. Progress the server reports keeps a call alive and reaches the run's stream.
  *
@@ -206,7 +207,11 @@ export class McpToolset extends Toolset {
         // The toolset cuts a long result itself, with a notice naming the server (maxResultChars);
         // the run's own cap leaves room for that notice rather than cutting it off.
         maxResultChars: (this.#options.maxResultChars ?? 100_000) + 1_000,
-        function: async (args: Record<string, unknown>, context: ToolContext) => (await this.#call(info.name, args, context.signal, (progress) => context.reportProgress(progress))).output,
+        // A result with images, audio or files is its parts (text, ImageContent, FileContent), for a model that reads them.
+        function: async (args: Record<string, unknown>, context: ToolContext) => {
+          const result = await this.#call(info.name, args, context.signal, (progress) => context.reportProgress(progress));
+          return result.parts ?? result.output;
+        },
       });
       // The schema is compiled now, not at the first call: a schema the validator cannot use (an
       // unknown dialect, a broken $ref) is an error of connect, naming the tool, rather than of a run.

@@ -1,12 +1,14 @@
 // Binary data in MCP tool results never reaches the model as text, wherever the server puts it:
 // server-filesystem's read_media_file (an image or audio part in `content` and again in
-// `structuredContent`, a blob resource for other files), server-everything's image, blob
-// resources and resource links; and a result too long for maxResultChars is cut with a notice.
+// `structuredContent`, a blob resource for other files) and server-everything's image and blob
+// resources become ImageContent and FileContent parts; resource links stay text; and a result too
+// long for maxResultChars is cut with a notice.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import * as zlib from "node:zlib";
 import { pathToFileURL } from "node:url";
-import { Agent, ChatMessage } from "toolwright";
+import { Agent, ChatMessage, FileContent, ImageContent, ToolRunner } from "toolwright";
 import type { McpToolset } from "toolwright/mcp";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
 import { freePort, referenceServers, startHttpProcess } from "../helpers/mcpProcesses";
@@ -21,6 +23,27 @@ async function modelResults(toolset: McpToolset, ...calls: Array<[string, Record
   return result.messages.filter((message) => message.role === "tool").map((message) => message.toolCallResult!.result);
 }
 
+/**
+ * What each call's tool function returned, through the runtime's own tool-calling step (ToolRunner):
+ * the parts the model is given once the run sends a tool's parts (src/tools, issue #29).
+ */
+async function toolValues(toolset: McpToolset, ...calls: Array<[string, Record<string, unknown>]>): Promise<unknown[]> {
+  const runner = new ToolRunner({ tools: [toolset] });
+  const values: unknown[] = [];
+  for (const [name, args] of calls) {
+    const outcome = await runner.call(runner.newState(), { name, arguments: args });
+    expect(outcome.error).toBe(false);
+    values.push(outcome.value);
+  }
+  return values;
+}
+
+const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+function sha256(bytes: Buffer): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
 describe("McpToolset on server-filesystem's media files", () => {
   it("takes neither long text of one kind of character nor a hex digest for base64 data", async () => {
     const dir = tempDir();
@@ -33,28 +56,29 @@ describe("McpToolset on server-filesystem's media files", () => {
     expect(direct).toEqual({ output: { content: digest }, binary: [] });
   });
 
-  it("describes a 300 KB image found in both content and structuredContent, and keeps its data once in binary", async () => {
+  it("gives a 300 KB image, a WAV and a binary file as parts, and keeps each one's data once in binary", async () => {
     const dir = tempDir();
-    const image = randomBytes(300_000);
+    const image = Buffer.concat([pngSignature, randomBytes(300_000 - pngSignature.length)]);
+    const sound = Buffer.concat([Buffer.from("RIFF\xe0\x03\x00\x00WAVE", "latin1"), randomBytes(988)]);
     fs.writeFileSync(path.join(dir, "photo.png"), image);
-    fs.writeFileSync(path.join(dir, "sound.wav"), randomBytes(1000));
-    fs.writeFileSync(path.join(dir, "data.bin"), randomBytes(999));
+    fs.writeFileSync(path.join(dir, "sound.wav"), sound);
+    fs.writeFileSync(path.join(dir, "data.bin"), Buffer.concat([Buffer.from("data"), randomBytes(995)]));
     const files = await connect({ command: process.execPath, args: [referenceServers.filesystem, dir], stderr: "ignore" }, { include: ["read_media_file"] });
 
-    const texts = await modelResults(files, ["read_media_file", { path: path.join(dir, "photo.png") }], ["read_media_file", { path: path.join(dir, "sound.wav") }], ["read_media_file", { path: path.join(dir, "data.bin") }]);
+    const values = await toolValues(files, ["read_media_file", { path: path.join(dir, "photo.png") }], ["read_media_file", { path: path.join(dir, "sound.wav") }], ["read_media_file", { path: path.join(dir, "data.bin") }]);
 
     const uri = pathToFileURL(path.join(dir, "data.bin")).href;
-    expect(texts).toEqual([
-      JSON.stringify({ content: [{ type: "image", data: "[image image/png, 300000 bytes]", mimeType: "image/png" }] }),
-      JSON.stringify({ content: [{ type: "audio", data: "[audio audio/wav, 1000 bytes]", mimeType: "audio/wav" }] }),
-      JSON.stringify({ content: [{ type: "resource", resource: { uri, mimeType: "application/octet-stream", blob: `[binary data application/octet-stream ${uri}, 999 bytes]` } }] }),
+    expect(values.map((parts) => (parts as Array<ImageContent | FileContent>).map((part) => part.describe()))).toEqual([
+      [{ type: "image", mimeType: "image/png", bytes: 300_000, sha256: sha256(image), url: undefined }],
+      [{ type: "file", mimeType: "audio/wav", bytes: 1000, sha256: sha256(sound), url: undefined }],
+      [{ type: "file", mimeType: "application/octet-stream", bytes: 999, sha256: expect.any(String), url: undefined, filename: "data.bin" }],
     ]);
-    // (Before: a 400,000-character base64 tool result.)
-    expect(texts[0]!.length).toBeLessThan(200);
+    expect((values[2] as FileContent[])[0]!.extra).toEqual({ uri });
 
     const direct = await files.call("read_media_file", { path: path.join(dir, "photo.png") });
+    expect(direct.output).toEqual({ content: [{ type: "image", data: "[image image/png, 300000 bytes]", mimeType: "image/png" }] });
     expect(direct.binary).toEqual([{ kind: "image", mimeType: "image/png", bytes: 300_000, data: image.toString("base64"), path: "structuredContent.content[0].data" }]);
-    expect(Buffer.from(direct.binary[0]!.data, "base64").equals(image)).toBe(true);
+    expect(Buffer.from((direct.parts![0] as ImageContent).bytes!).equals(image)).toBe(true);
   });
 
   it("cuts a result longer than maxResultChars, with a notice naming the tool, its size and the option", async () => {
@@ -85,22 +109,25 @@ describe("McpToolset on server-filesystem's media files", () => {
 });
 
 describe("McpToolset on server-everything's binary results over Streamable HTTP", () => {
-  it("describes images, blob resources and resource links, and keeps the data in binary", async () => {
+  it("gives images and blob resources as parts in order with the text, and resource links as text", async () => {
     const server = await startHttpProcess([referenceServers.everything, "streamableHttp"], await freePort(), /listening on port/);
     onClose(() => server.kill());
     const everything = await connect({ url: server.url }, { include: ["get-tiny-image", "gzip-file-as-resource", "get-resource-links"] });
     const gzip = { name: "hello.gz", data: `data:text/plain;base64,${Buffer.from("hello hello hello").toString("base64")}`, outputType: "resource" };
 
-    const texts = await modelResults(everything, ["get-tiny-image", {}], ["gzip-file-as-resource", gzip], ["get-resource-links", { count: 2 }]);
+    const [image, zipped, links] = await toolValues(everything, ["get-tiny-image", {}], ["gzip-file-as-resource", gzip], ["get-resource-links", { count: 2 }]);
 
-    const image = (await everything.call("get-tiny-image")).binary;
-    expect(image).toEqual([expect.objectContaining({ kind: "image", mimeType: "image/png", path: "content[1]" })]);
-    const zipped = (await everything.call("gzip-file-as-resource", gzip)).binary;
-    expect(zipped).toEqual([expect.objectContaining({ kind: "blob", mimeType: "application/gzip", uri: "demo://resource/session/hello.gz", path: "content[0].resource.blob" })]);
-    expect(texts).toEqual([
-      `Here's the image you requested:\n[image image/png, ${image[0]!.bytes} bytes]\nThe image above is the MCP logo.`,
-      `[binary data application/gzip demo://resource/session/hello.gz, ${zipped[0]!.bytes} bytes]`,
-      "Here are 2 resource links to resources available in this server:\n[resource link demo://resource/dynamic/blob/1: Blob Resource 1 (text/plain)]\n[resource link demo://resource/dynamic/text/2: Text Resource 2 (text/plain)]",
-    ]);
+    const logo = (await everything.call("get-tiny-image")).binary[0]!;
+    expect(image).toEqual(["Here's the image you requested:", expect.any(ImageContent), "The image above is the MCP logo."]);
+    expect((image as unknown[])[1]).toMatchObject({ mimeType: "image/png", base64Image: logo.data });
+    expect((zipped as FileContent[]).map((part) => part.describe())).toEqual([{ type: "file", mimeType: "application/gzip", bytes: 28, sha256: expect.any(String), url: undefined, filename: "hello.gz" }]);
+    expect(zlib.gunzipSync((zipped as FileContent[])[0]!.bytes!).toString()).toBe("hello hello hello");
+    expect(links).toBe("Here are 2 resource links to resources available in this server:\n[resource link demo://resource/dynamic/blob/1: Blob Resource 1 (text/plain)]\n[resource link demo://resource/dynamic/text/2: Text Resource 2 (text/plain)]");
+
+    const message = ChatMessage.fromTool(image as string[], { id: "c1", toolName: "get-tiny-image", arguments: {} });
+    expect(message.toolCallResult!.result).toBe("Here's the image you requested:\nThe image above is the MCP logo.");
+    expect(message.toolCallResult!.parts!.map((part) => part.type)).toEqual(["text", "image", "text"]);
+    expect(message.images[0]!.describe()).toEqual({ type: "image", mimeType: "image/png", bytes: logo.bytes, sha256: expect.any(String), url: undefined });
+    expect(JSON.stringify(message.toolCallResult!.result)).not.toContain(logo.data.slice(0, 40));
   });
 });
