@@ -1,8 +1,9 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ImageContent, tool } from "toolwright";
 
-/** Where the example's product photos are (shipped beside the source, read at run time). */
-export const photoDirectory = join(__dirname, "..", "..", "..", "examples", "vision", "photos");
+/** Where the example's product photos are: beside the source (run from source), or from dist/examples/vision back to it. */
+export const photoDirectory = existsSync(join(__dirname, "photos")) ? join(__dirname, "photos") : join(__dirname, "..", "..", "..", "examples", "vision", "photos");
 
 /** A returns desk whose tool hands the model a photo of the returned item. */
 export class ReturnsDesk {
