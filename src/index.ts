@@ -133,6 +133,7 @@ export type { PromptTemplate, PromptTemplateOptions } from "./prompt/promptTempl
 export type { JsonValue } from "./state/jsonCodec";
 export type { AgentTracing, CallTrace, RunTrace, TraceContext, TraceEvent } from "./observe/agentTracing";
 export type { AgentHooks, EventError, ModelEndEvent, ModelStartEvent, RunEndEvent, RunEventBase, RunStartEvent, ToolEndEvent, ToolStartEvent } from "./observe/runEvents";
+export type { ObservedMessageJSON, ObservedResultPartJSON } from "./observe/observedMessage";
 export type { CallTokens, RunUsage } from "./observe/runUsage";
 export type { ErrorDetails } from "./observe/errorDetails";
 export type { InjectedValueErrorEvent, ToolCodeErrorEvent, ToolErrorEvent, ToolErrorEventBase } from "./observe/toolErrorEvent";

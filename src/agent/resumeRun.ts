@@ -1,4 +1,4 @@
-import type { ChatMessage } from "../chat/chatMessage";
+import { ChatMessage } from "../chat/chatMessage";
 import { ConfigurationError, describeError } from "../errors";
 import { DeferredConfirmationStrategy } from "../hitl/confirmationStrategies";
 import type { ConfirmationStrategy, PendingConfirmation } from "../hitl/confirmationTypes";
@@ -90,8 +90,23 @@ function stateFrom(json: AgentSnapshot["state"], schema: StateSchema | undefined
     return State.fromJSON(schema ?? {}, json) as unknown as State;
   } catch (error) {
     const key = (error as { key?: unknown }).key;
+    if (key === "messages") messageProblem(json.messages);
     throw snapshotProblem(typeof key === "string" ? `state.${truncateForEcho(key)}` : "state", `does not fit the Agent's state schema (${describeError(error).replace(/\.$/, "")})`, error);
   }
+}
+
+// A message the state refused: the first that ChatMessage.fromJSON refuses, by index, with its reason
+// (a corrupted image's bad base64, a MIME type its bytes contradict, an oversize part). Only on the
+// error path: a snapshot that loads is not parsed twice.
+function messageProblem(messages: unknown): void {
+  if (!Array.isArray(messages)) return;
+  messages.forEach((json: unknown, i) => {
+    try {
+      ChatMessage.fromJSON(json);
+    } catch (error) {
+      throw snapshotProblem(`state.messages[${i}]`, `is not a valid message (${describeError(error).replace(/\.$/, "")})`, error);
+    }
+  });
 }
 
 interface PendingCall {

@@ -1,5 +1,6 @@
 import type { ChatMessage } from "../chat/chatMessage";
 import { ConfigurationError } from "../errors";
+import { mediaTokens, openAiImageTokens } from "./mediaTokens";
 import { cachedCounter, type TokenCounter } from "./tokenCounter";
 
 /** The encodings `gptTokenCounter` can count with: `o200k_base` (GPT-4o, GPT-4.1, o-series, GPT-5) and `cl100k_base` (GPT-4, GPT-3.5). */
@@ -12,7 +13,9 @@ const framingTokens = 4;
  * Counts tokens exactly as OpenAI's models do, with `gpt-tokenizer` (an optional peer dependency:
  * `npm i gpt-tokenizer`; its encodings are ~30 MB, loaded on the first count). For other vendors
  * it is an estimate (their tokenizers differ); `estimateTokenCounter` needs nothing installed.
- * Counts are cached per message.
+ * An image counts as OpenAI's tile formula gives for its `detail` and pixel size (read from its
+ * header; 1,445, the formula's most, when unknown), a file as its bytes would as text. Counts are
+ * cached per message.
  */
 export function gptTokenCounter(options: { readonly encoding?: GptEncoding } = {}): TokenCounter {
   const encoding = options.encoding ?? "o200k_base";
@@ -22,7 +25,7 @@ export function gptTokenCounter(options: { readonly encoding?: GptEncoding } = {
   let encode: ((text: string) => readonly number[]) | undefined;
   const tokens = (text: string): number => (text.length === 0 ? 0 : (encode ??= load(encoding))(text).length);
   return cachedCounter((message: ChatMessage) => {
-    let count = framingTokens;
+    let count = framingTokens + mediaTokens(message, openAiImageTokens);
     for (const part of message.content) {
       if (part.type === "text") count += tokens(part.text);
       else if (part.type === "reasoning") count += tokens(part.reasoning.text);

@@ -1,4 +1,4 @@
-import type { ChatMessage } from "../chat/chatMessage";
+import type { ChatMessage, ContentInput, ToolCallResult } from "../chat/chatMessage";
 import { ModelBehaviorError } from "../errors";
 import { Tool } from "../tools/tool";
 import { checkCount } from "./checkMaxTokens";
@@ -28,7 +28,9 @@ export interface ReadToolResultOptions {
 /**
  * The tool that reads back a tool result `pruneToolResults` offloaded: by the call id in the
  * reference, from `state.messages` (where the full text stays), `maxChars` at a time from `offset`.
- * Add it to the Agent's tools beside the middleware.
+ * A result with images or files comes back whole, as its parts in order (text, images, files): the
+ * tool returns them as a list, which the run sends as a result with media. Add it to the Agent's
+ * tools beside the middleware.
  */
 export function readToolResult(options: ReadToolResultOptions = {}): Tool {
   const maxChars = checkCount("readToolResult", "maxChars", options.maxChars ?? 20_000, 1);
@@ -46,7 +48,9 @@ export function readToolResult(options: ReadToolResultOptions = {}): Tool {
     },
     usesState: true,
     function: ({ id, offset }, { state }) => {
-      const text = toolResultText(state.get("messages", []) as readonly ChatMessage[], id as string);
+      const found = findToolResult(state.get("messages", []) as readonly ChatMessage[], id as string);
+      if (found.parts) return found.parts.map((p): ContentInput => (p.type === "text" ? p.text : p.type === "image" ? p.image : p.file));
+      const text = found.result;
       const from = typeof offset === "number" ? offset : 0;
       const page = text.slice(from, from + maxChars);
       const end = from + page.length;
@@ -55,11 +59,11 @@ export function readToolResult(options: ReadToolResultOptions = {}): Tool {
   });
 }
 
-function toolResultText(messages: readonly ChatMessage[], id: string): string {
+function findToolResult(messages: readonly ChatMessage[], id: string): ToolCallResult {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
     if (message.role !== "tool") continue;
-    for (const result of message.toolCallResults) if (result.origin.id === id) return result.result;
+    for (const result of message.toolCallResults) if (result.origin.id === id) return result;
   }
   throw new ToolResultNotFoundError(id);
 }

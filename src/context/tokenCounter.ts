@@ -1,4 +1,6 @@
 import type { ChatMessage } from "../chat/chatMessage";
+import type { ImageContent } from "../media/imageContent";
+import { anthropicImageTokens, mediaTokens, openAiImageTokens } from "./mediaTokens";
 
 /** Counts the tokens a message takes in a request; compaction sums it over what it sends. */
 export interface TokenCounter {
@@ -34,10 +36,16 @@ function callChars(call: ChatMessage["toolCalls"][number]): number {
  * A tokenizer-free estimate for every vendor: `ceil(chars / 4 × 1.25) + 4` per message (chars/4 is
  * the English rule of thumb; the 1.25 covers code and JSON; 4 tokens of framing). It overcounts
  * English and undercounts scripts that take a token or more per character (Chinese, Japanese):
- * give those a real tokenizer as your `TokenCounter`. Counts are cached per message (messages are
+ * give those a real tokenizer as your `TokenCounter`. An image counts as the larger of OpenAI's and
+ * Anthropic's documented figures for its pixel size (read from its PNG, GIF or JPEG header; 1,600
+ * when unknown), a file as its bytes would as text. Counts are cached per message (messages are
  * immutable), so counting a growing conversation costs only its new messages.
  */
-export const estimateTokenCounter: TokenCounter = cachedCounter((message) => Math.ceil((messageChars(message) / charsPerToken) * safetyFactor) + framingTokens);
+export const estimateTokenCounter: TokenCounter = cachedCounter((message) => Math.ceil((messageChars(message) / charsPerToken) * safetyFactor) + framingTokens + mediaTokens(message, largerImageTokens));
+
+function largerImageTokens(image: ImageContent): number {
+  return Math.max(openAiImageTokens(image), anthropicImageTokens(image));
+}
 
 /** A counter that remembers each message's count (messages are immutable, so a count never changes). */
 export function cachedCounter(count: (message: ChatMessage) => number): TokenCounter {

@@ -1,5 +1,6 @@
 import type { ChatGeneratorResponse } from "../chat/chatGenerator";
-import type { ChatMessage, ChatMessageJSON } from "../chat/chatMessage";
+import type { ChatMessage } from "../chat/chatMessage";
+import type { MediaDescriptor } from "../media/mediaDescriptor";
 import type { StreamingCallback } from "../chat/streaming";
 import type { ToolCallFailure } from "../tools/toolCallFailure";
 import { redactValues } from "../util/redact";
@@ -7,6 +8,7 @@ import { redactJson } from "../util/redactJson";
 import { truncateForEcho } from "../util/truncate";
 import type { CallTrace } from "./agentTracing";
 import { type Hidden, memo, nameOf, noArguments, noMessages, noStrings, now, withinTrace } from "./eventFields";
+import { type ObservedMessageJSON, resultMedia } from "./observedMessage";
 import type { EventError, HookName, ModelEndEvent, ToolEndEvent } from "./runEvents";
 import type { CallTokens } from "./runUsage";
 
@@ -16,7 +18,7 @@ export interface CallObserver {
   guard<T>(label: string, fn: () => T): T | undefined;
   report(label: string, error: unknown): void;
   errorOf(error: unknown, hidden: Hidden): EventError;
-  redactMessages(messages: readonly ChatMessage[], hidden: Hidden): readonly ChatMessageJSON[];
+  redactMessages(messages: readonly ChatMessage[], hidden: Hidden): readonly ObservedMessageJSON[];
   /** The values content is redacted of now. */
   hidden(): Hidden;
 }
@@ -164,10 +166,12 @@ export class ToolCallObservation extends CallObservation<ToolEndEvent, ToolCallS
     const now = this.observer.hidden();
     const hidden = injected.length === 0 ? now : [...now, ...injected];
     const text = message.toolCallResult?.result ?? "";
+    const media = resultMedia(message);
     this.#finish(
       failure ? Object.freeze({ type: failure.raise === false ? "rejected" : truncateForEcho(failure.error.name), message: hidden.length === 0 ? failure.message : redactValues(failure.message, hidden) }) : undefined,
       memo(() => (hidden.length === 0 ? text : redactValues(text, hidden)), withheld),
       hidden,
+      memo(() => (hidden.length === 0 || media.length === 0 ? media : redactJson(media, hidden)), noMedia),
     );
   }
 
@@ -176,10 +180,10 @@ export class ToolCallObservation extends CallObservation<ToolEndEvent, ToolCallS
     if (this.#ended) return;
     this.#ended = true;
     const hidden = this.observer.hidden();
-    this.#finish(this.observer.errorOf(error, hidden), () => "", hidden);
+    this.#finish(this.observer.errorOf(error, hidden), () => "", hidden, () => noMedia);
   }
 
-  #finish(error: EventError | undefined, result: () => string, hidden: Hidden): void {
+  #finish(error: EventError | undefined, result: () => string, hidden: Hidden, media: () => readonly MediaDescriptor[]): void {
     const { runId, agentName, step, toolName, toolCallId, startTime, ran, args } = this.start;
     const redactedArgs = memo(() => redactJson(args, hidden), noArguments);
     const event: ToolEndEvent = Object.freeze({
@@ -196,6 +200,9 @@ export class ToolCallObservation extends CallObservation<ToolEndEvent, ToolCallS
       get result() {
         return result();
       },
+      get media() {
+        return media();
+      },
       get arguments() {
         return redactedArgs();
       },
@@ -207,3 +214,4 @@ export class ToolCallObservation extends CallObservation<ToolEndEvent, ToolCallS
 }
 
 const withheld = "[content withheld: it could not be redacted]";
+const noMedia: readonly MediaDescriptor[] = Object.freeze([]);

@@ -1,6 +1,7 @@
-import type { ChatMessageJSON, ToolCall } from "../chat/chatMessage";
+import type { ToolCall } from "../chat/chatMessage";
 import type { PendingConfirmation } from "../hitl/confirmationTypes";
 import { truncateForEcho } from "../util/truncate";
+import type { ObservedMessageJSON } from "./observedMessage";
 
 /** Values whose text content is redacted, each replaced by `[label]`. */
 export type Hidden = ReadonlyArray<{ readonly label: string; readonly value: unknown }>;
@@ -31,7 +32,7 @@ export function withinTrace<T>(trace: { within<R>(fn: () => R): R } | undefined,
 export const noHidden: Hidden = Object.freeze([]);
 export const noPending: readonly PendingConfirmation[] = Object.freeze([]);
 export const noStrings: readonly string[] = Object.freeze([]);
-export const noMessages: readonly ChatMessageJSON[] = Object.freeze([]);
+export const noMessages: readonly ObservedMessageJSON[] = Object.freeze([]);
 export const noArguments: Readonly<Record<string, unknown>> = Object.freeze({});
 
 

@@ -1,7 +1,8 @@
 import type { ToolSpec } from "../chat/chatGenerator";
-import type { ChatMessageJSON } from "../chat/chatMessage";
 import type { HookError } from "../errors";
 import type { PendingConfirmation } from "../hitl/confirmationTypes";
+import type { MediaDescriptor } from "../media/mediaDescriptor";
+import type { ObservedMessageJSON } from "./observedMessage";
 import type { RunEventBase } from "./runEventBase";
 import type { CallTokens, RunUsage } from "./runUsage";
 import type { ToolErrorEvent } from "./toolErrorEvent";
@@ -49,8 +50,8 @@ export interface ModelStartEvent extends RunEventBase {
   readonly by: string | undefined;
   /** The tools offered to the model (their schemas leave injected parameters out). */
   readonly tools: readonly ToolSpec[];
-  /** The conversation sent, as JSON, redacted. */
-  readonly messages: readonly ChatMessageJSON[];
+  /** The conversation sent, as JSON, redacted; images and files are their descriptors (type, MIME type, bytes, SHA-256 or URL), never their data. */
+  readonly messages: readonly ObservedMessageJSON[];
 }
 
 /** A model call ended: answered, or failed (`error`). `replies` is computed when read, redacted. */
@@ -74,8 +75,8 @@ export interface ModelEndEvent extends RunEventBase {
   readonly finishReasons: readonly string[];
   /** The provider's warnings about the call (`meta.warnings` of the response: a setting it ignored, a signature it made up); empty when it gave none or the call failed. */
   readonly warnings: readonly string[];
-  /** The replies, as JSON, redacted; empty when the call failed. */
-  readonly replies: readonly ChatMessageJSON[];
+  /** The replies, as JSON, redacted (media as descriptors, as in `messages`); empty when the call failed. */
+  readonly replies: readonly ObservedMessageJSON[];
   readonly error: EventError | undefined;
 }
 
@@ -110,8 +111,10 @@ export interface ToolEndEvent extends RunEventBase {
   readonly attempts: number;
   /** Why the call failed; its message is the text the model is sent. */
   readonly error: EventError | undefined;
-  /** The tool message's text the model is sent, redacted (of what the call itself wrote to state too). */
+  /** The tool message's text the model is sent, redacted (of what the call itself wrote to state too); for a result with images or files, its text parts joined. */
   readonly result: string;
+  /** The descriptors of the result's images and files, in order (type, MIME type, bytes, SHA-256 or URL; never the data), redacted as `result` is; empty for a text result. */
+  readonly media: readonly MediaDescriptor[];
   /** The arguments of the start event, redacted as `result` is: of what is hidden when the call ended. */
   readonly arguments: Readonly<Record<string, unknown>>;
 }

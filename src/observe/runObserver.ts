@@ -1,5 +1,5 @@
 import type { ChatGenerator, ChatGeneratorRequest } from "../chat/chatGenerator";
-import type { ChatMessage, ChatMessageJSON, ToolCall } from "../chat/chatMessage";
+import type { ChatMessage, ToolCall } from "../chat/chatMessage";
 import { describeError, HookError } from "../errors";
 import type { PendingConfirmation } from "../hitl/confirmationTypes";
 import { peekStateValue, type State } from "../state/state";
@@ -15,6 +15,7 @@ import { type CallObserver, ModelCallObservation, ToolCallObservation } from "./
 import { argumentsOf, type Hidden, memo, nameOf, noArguments, noHidden, noMessages, noPending, now, withinTrace } from "./eventFields";
 import type { AgentHooks, EventError, HookName, ModelStartEvent, RunEndEvent, RunStartEvent, ToolStartEvent } from "./runEvents";
 import type { RunUsage } from "./runUsage";
+import { observedMessageJSON, type ObservedMessageJSON } from "./observedMessage";
 import { serverOf } from "./serverOf";
 import { toolErrorEvent } from "./toolErrorEvent";
 
@@ -56,7 +57,7 @@ export class RunObserver implements CallObserver {
   #trace: RunTrace | undefined;
   // Messages are immutable, and each model call's content is the whole conversation: each message
   // is redacted once, while the hidden values stay the same objects (a write to State replaces them).
-  #redacted = new WeakMap<ChatMessage, ChatMessageJSON>();
+  #redacted = new WeakMap<ChatMessage, ObservedMessageJSON>();
   #redactedOf: { readonly values: readonly unknown[]; readonly redact: ((text: string) => string) | undefined } | undefined;
 
   static create(options: RunObserverOptions): RunObserver | undefined {
@@ -219,18 +220,18 @@ export class RunObserver implements CallObserver {
     return Object.freeze({ type, message: redactValues(describeError(error), hidden) });
   }
 
-  /** The messages as JSON, redacted of `hidden`, frozen; a message seen before with the same hidden values is not redacted again. */
-  redactMessages(messages: readonly ChatMessage[], hidden: Hidden): readonly ChatMessageJSON[] {
+  /** The messages as JSON (media as descriptors), redacted of `hidden`, frozen; a message seen before with the same hidden values is not redacted again. */
+  redactMessages(messages: readonly ChatMessage[], hidden: Hidden): readonly ObservedMessageJSON[] {
     let cached = this.#redactedOf;
     if (!cached || cached.values.length !== hidden.length || hidden.some((h, i) => h.value !== cached!.values[i])) {
       cached = this.#redactedOf = { values: hidden.map((h) => h.value), redact: hidden.length === 0 ? undefined : redactor(hidden) };
       this.#redacted = new WeakMap();
     }
-    const out: ChatMessageJSON[] = [];
+    const out: ObservedMessageJSON[] = [];
     for (const message of messages) {
       let json = this.#redacted.get(message);
       if (!json) {
-        json = redactJsonWith(message.toJSON(), cached.redact);
+        json = redactJsonWith(observedMessageJSON(message), cached.redact);
         this.#redacted.set(message, json);
       }
       out.push(json);

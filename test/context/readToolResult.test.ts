@@ -1,4 +1,5 @@
-import { Agent, ChatMessage, ConfigurationError, readToolResult, Tool } from "toolwright";
+import { Agent, ChatMessage, ConfigurationError, ImageContent, readToolResult, State, Tool, type ToolContext } from "toolwright";
+import { toolInternals } from "../../src/tools/tool";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
 
 const big = Array.from({ length: 25 }, (_, i) => `line ${i}`).join("\n");
@@ -36,5 +37,17 @@ describe("readToolResult", () => {
     expect(readToolResult().usesState).toBe(true);
     expect(readToolResult({ name: "reread" }).name).toBe("reread");
     expect(() => readToolResult({ maxChars: 0 })).toThrow(new ConfigurationError("readToolResult", "readToolResult needs maxChars as a whole number ≥ 1, got 0."));
+  });
+
+  it("gives a result with media back as its parts, in order", async () => {
+    const image = ImageContent.fromBytes(Buffer.concat([Buffer.from("89504e470d0a1a0a0000000d4948445200000010000000100806000000", "hex"), Buffer.alloc(50)]));
+    const origin = { id: "chart_1", toolName: "chart", arguments: {} };
+    const messages = [ChatMessage.fromAssistant(undefined, { toolCalls: [origin] }), ChatMessage.fromTool(["Sales by month:", image, "Q3 peaks."], origin)];
+    const tool = readToolResult();
+
+    const parts = await toolInternals(tool).run({ id: "chart_1" }, { state: new State(undefined, { messages }) } as unknown as ToolContext);
+
+    expect(parts).toEqual(["Sales by month:", image, "Q3 peaks."]);
+    expect((parts as unknown[])[1]).toBe(image);
   });
 });

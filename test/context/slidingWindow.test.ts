@@ -1,4 +1,6 @@
-import { Agent, ChatMessage, ConfigurationError, slidingWindow, Tool, type ToolCall } from "toolwright";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Agent, ChatMessage, ConfigurationError, ImageContent, slidingWindow, Tool, type ToolCall } from "toolwright";
 import { ScriptedChatGenerator } from "toolwright/testing";
 import { checkToolPairing } from "../helpers/checkToolPairing";
 
@@ -85,5 +87,24 @@ describe("slidingWindow", () => {
 
   it("throws a ConfigurationError for a counter without a count method", () => {
     expect(() => slidingWindow({ maxTokens: 10, counter: {} as never })).toThrow("slidingWindow needs counter as a TokenCounter (an object with a count(message) method), got an object.");
+  });
+
+  it("counts a tool result's image and drops the call with its media result together", async () => {
+    const chart = ImageContent.fromBytes(readFileSync(join(__dirname, "../fixtures/media/tree-787x941.png")));
+    const withImage = [
+      ChatMessage.fromUser("first question"),
+      ChatMessage.fromAssistant(undefined, { toolCalls: [call("a")] }),
+      ChatMessage.fromTool(["Chart:", chart], call("a")),
+      ChatMessage.fromAssistant("answer"),
+      ChatMessage.fromUser("second question"),
+    ];
+    // The text is a few dozen tokens; the image alone is 988 (estimateTokenCounter): it does not fit in 500.
+    const { agent, model } = agentWith(slidingWindow({ maxTokens: 500 }));
+
+    await agent.run({ messages: withImage });
+
+    const sent = model.requests[0]!.messages;
+    expect(transcript(sent)).toEqual(["system:Be brief.", "assistant:answer", "user:second question"]);
+    expect(checkToolPairing(sent)).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { ChatMessage, ConfigurationError } from "toolwright";
 import { openTelemetry, type OpenTelemetryOptions } from "toolwright/otel";
 import type { AgentTracing, TraceContext } from "../../src/observe/agentTracing";
 import { tracerVersion } from "../../src/otel/openTelemetry";
+import { observedMessageJSON } from "../../src/observe/observedMessage";
 import {
   ATTR_GEN_AI_CONVERSATION_ID,
   ATTR_GEN_AI_PROVIDER_NAME,
@@ -41,9 +42,9 @@ function record(options: Omit<OpenTelemetryOptions, "tracerProvider"> = {}, samp
 function oneStep(tracing: AgentTracing, continues?: TraceContext): Reads {
   const reads: Reads = [];
   const run = tracing.startRun(runStart(), continues);
-  const system = ChatMessage.fromSystem("Be brief.").toJSON();
-  const model = run.startModelCall(modelStart(reads, {}, { messages: [system, ChatMessage.fromUser("hi").toJSON()], tools: [{ name: "search", description: "Search.", parameters: { type: "object" }, strict: false }] }));
-  model.end(modelEnd(reads, {}, [ChatMessage.fromAssistant("hello").toJSON()]));
+  const system = observedMessageJSON(ChatMessage.fromSystem("Be brief."));
+  const model = run.startModelCall(modelStart(reads, {}, { messages: [system, observedMessageJSON(ChatMessage.fromUser("hi"))], tools: [{ name: "search", description: "Search.", parameters: { type: "object" }, strict: false }] }));
+  model.end(modelEnd(reads, {}, [observedMessageJSON(ChatMessage.fromAssistant("hello"))]));
   const tool = run.startToolCall(toolStart(reads, {}, { q: "x" }));
   tool.end(toolEnd(reads, {}, "found"));
   run.end(runEnd());
@@ -473,17 +474,17 @@ describe("openTelemetry content", () => {
     const reads: Reads = [];
     const call = { id: "call_1", toolName: "search", arguments: { q: "refund" } };
     const messages = [
-      ChatMessage.fromSystem("Be brief.").toJSON(),
-      ChatMessage.fromUser("Find my refund.", { name: "ana" }).toJSON(),
-      ChatMessage.fromAssistant("Searching.", { toolCalls: [call, { toolName: "lookup", arguments: "{not json" }] }).toJSON(),
-      ChatMessage.fromTool('{"status":"sent"}', call).toJSON(),
-      ChatMessage.fromSystem("Answer in English.").toJSON(),
+      observedMessageJSON(ChatMessage.fromSystem("Be brief.")),
+      observedMessageJSON(ChatMessage.fromUser("Find my refund.", { name: "ana" })),
+      observedMessageJSON(ChatMessage.fromAssistant("Searching.", { toolCalls: [call, { toolName: "lookup", arguments: "{not json" }] })),
+      observedMessageJSON(ChatMessage.fromTool('{"status":"sent"}', call)),
+      observedMessageJSON(ChatMessage.fromSystem("Answer in English.")),
     ];
     const tools = [{ name: "search", description: "Search tickets.", parameters: { type: "object", properties: { q: { type: "string" } } }, strict: false }];
     const replies = [
-      ChatMessage.fromAssistant("It was sent.", { meta: { finishReason: "stop" } }).toJSON(),
-      ChatMessage.fromAssistant(undefined, { toolCalls: [call], meta: { finishReason: "tool_calls" } }).toJSON(),
-      ChatMessage.fromAssistant("And?").toJSON(),
+      observedMessageJSON(ChatMessage.fromAssistant("It was sent.", { meta: { finishReason: "stop" } })),
+      observedMessageJSON(ChatMessage.fromAssistant(undefined, { toolCalls: [call], meta: { finishReason: "tool_calls" } })),
+      observedMessageJSON(ChatMessage.fromAssistant("And?")),
     ];
     const run = tracing.startRun(runStart(), undefined);
     run.startModelCall(modelStart(reads, {}, { messages, tools })).end(modelEnd(reads, { finishReasons: ["stop", "tool_calls"] }, replies));
@@ -528,7 +529,7 @@ describe("openTelemetry content", () => {
     const { tracing, span } = record({ captureContent: true });
     const reads: Reads = [];
     const run = tracing.startRun(runStart(), undefined);
-    run.startModelCall(modelStart(reads)).end(modelEnd(reads, { finishReasons: ["length"] }, [ChatMessage.fromAssistant("Once upon").toJSON()]));
+    run.startModelCall(modelStart(reads)).end(modelEnd(reads, { finishReasons: ["length"] }, [observedMessageJSON(ChatMessage.fromAssistant("Once upon"))]));
     run.end(runEnd());
 
     expect(span("chat gpt-test").attributes["gen_ai.output.messages"]).toBe('[{"role":"assistant","parts":[{"type":"text","content":"Once upon"}],"finish_reason":"length"}]');
@@ -538,7 +539,7 @@ describe("openTelemetry content", () => {
     const { tracing, span } = record({ captureContent: true });
     const reads: Reads = [];
     const run = tracing.startRun(runStart(), undefined);
-    run.startModelCall(modelStart(reads, {}, { messages: [ChatMessage.fromUser("hi").toJSON()] })).end(modelEnd(reads, { error: { type: "ChatGeneratorError", message: "Timed out." } }));
+    run.startModelCall(modelStart(reads, {}, { messages: [observedMessageJSON(ChatMessage.fromUser("hi"))] })).end(modelEnd(reads, { error: { type: "ChatGeneratorError", message: "Timed out." } }));
     run.end(runEnd());
 
     const chat = span("chat gpt-test").attributes;

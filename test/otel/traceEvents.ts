@@ -2,7 +2,7 @@
 // openTelemetry()'s RunTrace directly. Content fields are getters that record each read in `reads`
 // (the Agent computes and redacts them when read, so a tracer must read them only to record them).
 import type { ToolSpec } from "../../src/chat/chatGenerator";
-import type { ChatMessageJSON } from "../../src/chat/chatMessage";
+import type { ObservedMessageJSON } from "../../src/observe/observedMessage";
 import type { ModelEndEvent, ModelStartEvent, RunEndEvent, RunStartEvent, ToolEndEvent, ToolStartEvent } from "../../src/observe/runEvents";
 import { noUsage } from "../../src/observe/runUsage";
 
@@ -40,13 +40,13 @@ export function runStart(over: Partial<RunStartEvent> = {}): RunStartEvent {
 export function modelStart(
   reads: Reads,
   over: Partial<Omit<ModelStartEvent, "messages" | "tools">> = {},
-  content: { messages?: readonly ChatMessageJSON[]; tools?: readonly ToolSpec[] } = {},
+  content: { messages?: readonly ObservedMessageJSON[]; tools?: readonly ToolSpec[] } = {},
 ): ModelStartEvent {
   const base = { ...ids, step: 1, model: "gpt-test" as string | undefined, provider: "openai" as string | undefined, startTime: T0 + 1, generationKwargs: undefined, stream: false, serverAddress: undefined, serverPort: undefined, by: undefined as string | undefined, ...over };
   return withContent(base, { messages: content.messages ?? [], tools: content.tools ?? [] }, reads);
 }
 
-export function modelEnd(reads: Reads, over: Partial<Omit<ModelEndEvent, "replies">> = {}, replies: readonly ChatMessageJSON[] = []): ModelEndEvent {
+export function modelEnd(reads: Reads, over: Partial<Omit<ModelEndEvent, "replies">> = {}, replies: readonly ObservedMessageJSON[] = []): ModelEndEvent {
   const base = {
     ...ids,
     step: 1,
@@ -71,9 +71,9 @@ export function toolStart(reads: Reads, over: Partial<Omit<ToolStartEvent, "argu
   return withContent({ ...ids, step: 1, toolName: "search", toolCallId: "call_1" as string | undefined, toolDescription: undefined, startTime: T0 + 3, ...over }, { arguments: args }, reads);
 }
 
-export function toolEnd(reads: Reads, over: Partial<Omit<ToolEndEvent, "result" | "arguments">> = {}, result = "", args: Readonly<Record<string, unknown>> = {}): ToolEndEvent {
+export function toolEnd(reads: Reads, over: Partial<Omit<ToolEndEvent, "result" | "arguments" | "media">> = {}, result = "", args: Readonly<Record<string, unknown>> = {}): ToolEndEvent {
   const base = { ...ids, step: 1, toolName: "search", toolCallId: "call_1" as string | undefined, startTime: T0 + 3, endTime: T0 + 4, ran: true, attempts: 1, error: undefined, ...over };
-  return withContent(base, { result, arguments: args }, reads);
+  return withContent(base, { result, arguments: args, media: [] }, reads);
 }
 
 export function runEnd(over: Partial<RunEndEvent> = {}): RunEndEvent {
