@@ -107,6 +107,21 @@ describe("toAiSdkPrompt", () => {
     expect(base64InText(googleServer.requests[0]!.body, pngBase64)).toBe(false);
   });
 
+  it("sends a tool's PNG to Gemini 2.5 as inline data after the function response, as the provider does for models without functionResponse parts", async () => {
+    googleServer.enqueue(googleJson("google-text"));
+    const google = createGoogleGenerativeAI({ baseURL: googleServer.baseURL, apiKey: "test-key" })("gemini-2.5-flash");
+
+    await run(google, chartConversation());
+
+    const parts = googleServer.requests[0]!.body.contents[2].parts;
+    expect(parts).toEqual([
+      { functionResponse: { id: "call_chart", name: "renderChart", response: { name: "renderChart", content: "Chart of May's sales:" } } },
+      { inlineData: { mimeType: "image/png", data: pngBase64 } },
+      { text: "Tool executed successfully and returned this image as a response" },
+    ]);
+    expect(base64InText(googleServer.requests[0]!.body, pngBase64)).toBe(false);
+  });
+
   it("sends a tool's PNG through @ai-sdk/openai's chat model in a user message after the tool message, never as text", async () => {
     openaiServer.enqueue(jsonReply({ text: "Sales rose." }));
     const model = createOpenAI({ apiKey: "test-key", baseURL: openaiServer.baseURL }).chat("gpt-4.1-mini");
