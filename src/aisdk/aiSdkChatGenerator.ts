@@ -12,7 +12,11 @@ import { fromGenerateResult } from "./fromGenerateResult";
 import type { AISdkCallOptions, AISdkGenerationKwargs, AISdkLanguageModel } from "./languageModel";
 import { genAiProviderName } from "./providerName";
 import { isRetryable, retryAfterMsOf } from "./retryPolicy";
-import { responseFormatProviderOptions, toAiSdkPrompt, toAiSdkResponseFormat, toAiSdkTools } from "./toAiSdkPrompt";
+import { type AISdkPromptMedia, responseFormatProviderOptions, toAiSdkPrompt, toAiSdkResponseFormat, toAiSdkTools } from "./toAiSdkPrompt";
+import { readSupportedUrls } from "./aiSdkMediaSupport";
+import { MediaWarnings } from "../media/describeMedia";
+import { withWarnings } from "../chat/withWarnings";
+import type { ChatMessage } from "../chat/chatMessage";
 
 /** Options of `new AISdkChatGenerator(...)`. */
 export interface AISdkChatGeneratorOptions {
@@ -83,19 +87,21 @@ export class AISdkChatGenerator implements ChatGenerator {
   }
 
   async run(request: ChatGeneratorRequest): Promise<ChatGeneratorResponse> {
-    const callOptions = this.#callOptions(request);
     const call = this.#call;
     const model = this.languageModel;
+    const media = { warnings: new MediaWarnings("AISdkChatGenerator"), supportedUrls: {} as Record<string, RegExp[]> };
     const scope = openModelCallScope(request.signal, this.#limits, (detail) => providerFault(call, detail));
     let completed = false;
     try {
+      if (hasUrlMedia(request.messages)) media.supportedUrls = await this.#supportedUrls(scope);
+      const callOptions = this.#callOptions(request, media);
       const callback = request.streamingCallback;
       const response = callback
         ? await collectAiSdkStream(await this.#send((abortSignal) => model.doStream({ ...callOptions, abortSignal }), scope), callback, scope, call)
         : fromGenerateResult(await this.#send((abortSignal) => model.doGenerate({ ...callOptions, abortSignal }), scope), call);
       // The result was read to its end (a stream to its last part): no request is left in flight.
       completed = true;
-      return response;
+      return withWarnings(response, media.warnings.warnings);
     } catch (error) {
       throw scope.aborted ? scope.reason : error;
     } finally {
@@ -103,13 +109,26 @@ export class AISdkChatGenerator implements ChatGenerator {
     }
   }
 
-  #callOptions(request: ChatGeneratorRequest): Omit<AISdkCallOptions, "abortSignal"> {
+  // The model's supportedUrls (a getter, a value or a promise from the provider): bounded by the call's limits; unreadable means none.
+  async #supportedUrls(scope: AbortScope): Promise<Record<string, RegExp[]>> {
+    let value: unknown;
+    try {
+      value = this.languageModel.supportedUrls;
+      if (typeof (value as PromiseLike<unknown> | undefined)?.then === "function") value = await scope.race(value as PromiseLike<unknown>);
+    } catch (error) {
+      if (scope.aborted) throw error;
+      return {};
+    }
+    return readSupportedUrls(value);
+  }
+
+  #callOptions(request: ChatGeneratorRequest, media: AISdkPromptMedia): Omit<AISdkCallOptions, "abortSignal"> {
     const perRun = readGenerationKwargs(request.generationKwargs, this.languageModel, "the run's generationKwargs");
     const hasTools = request.tools.length > 0;
     const settings = { ...this.#generationKwargs, ...perRun };
     return {
       ...settings,
-      prompt: toAiSdkPrompt(request.messages, this.languageModel.provider),
+      prompt: toAiSdkPrompt(request.messages, this.languageModel.provider, media),
       ...(hasTools && { tools: toAiSdkTools(request.tools, this.#toolsStrict, this.languageModel.provider), toolChoice: { type: "auto" as const } }),
       ...(request.responseFormat && { responseFormat: toAiSdkResponseFormat(request.responseFormat), providerOptions: responseFormatProviderOptions(settings.providerOptions, request.responseFormat) }),
     };
@@ -122,4 +141,9 @@ export class AISdkChatGenerator implements ChatGenerator {
       throw scope.aborted ? error : toChatGeneratorError(error, this.#call, "thrown");
     }
   }
+}
+
+// Whether any image or file of the conversation is a URL reference (only then is supportedUrls read).
+function hasUrlMedia(messages: readonly ChatMessage[]): boolean {
+  return messages.some((message) => message.images.some((image) => image.url !== undefined) || message.files.some((file) => file.url !== undefined));
 }

@@ -37,18 +37,34 @@ export interface AISdkToolCallPart {
   providerOptions?: AISdkProviderOptions;
 }
 
+/** An image or a file of a user message: base64 data or a URL the provider takes as it is (`supportedUrls`). */
+export interface AISdkFilePart {
+  type: "file";
+  data: string | URL;
+  mediaType: string;
+  filename?: string;
+}
+
+/** A part of a tool result with media (`output: { type: "content" }`). */
+export type AISdkToolResultContentPart =
+  | { type: "text"; text: string }
+  | { type: "image-data"; data: string; mediaType: string }
+  | { type: "image-url"; url: string }
+  | { type: "file-data"; data: string; mediaType: string; filename?: string }
+  | { type: "file-url"; url: string; mediaType?: string };
+
 /** The result of a tool call, in a tool message. */
 export interface AISdkToolResultPart {
   type: "tool-result";
   toolCallId: string;
   toolName: string;
-  output: { type: "text" | "error-text"; value: string };
+  output: { type: "text" | "error-text"; value: string } | { type: "content"; value: AISdkToolResultContentPart[] };
 }
 
 /** One message of the prompt toolwright sends. */
 export type AISdkMessage =
   | { role: "system"; content: string }
-  | { role: "user"; content: AISdkTextPart[] }
+  | { role: "user"; content: Array<AISdkTextPart | AISdkFilePart> }
   | { role: "assistant"; content: Array<AISdkTextPart | AISdkReasoningPart | AISdkToolCallPart> }
   | { role: "tool"; content: AISdkToolResultPart[] };
 
@@ -102,6 +118,8 @@ export interface AISdkLanguageModel {
   readonly provider: string;
   /** The model id, e.g. `claude-sonnet-4-5`. */
   readonly modelId: string;
+  /** The URLs the provider takes as they are, by media type (`{ "image/*": [/^https?:\/\/.*$/] }`); others it would download. */
+  readonly supportedUrls?: PromiseLike<Record<string, RegExp[]>> | Record<string, RegExp[]>;
   doGenerate(options: AISdkCallOptions): PromiseLike<unknown>;
   doStream(options: AISdkCallOptions): PromiseLike<unknown>;
 }

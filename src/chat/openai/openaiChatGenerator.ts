@@ -5,6 +5,8 @@ import { fromCompletion } from "./fromCompletion";
 import { OpenAIConnection, type OpenAIConnectionOptions } from "./openaiConnection";
 import { toOpenAIMessages, toOpenAITools, toResponseFormat } from "./openaiConverter";
 import { collectStream } from "./openaiStream";
+import { MediaWarnings } from "../../media/describeMedia";
+import { withWarnings } from "../withWarnings";
 
 /** Options of `new OpenAIChatGenerator(...)`. */
 export interface OpenAIChatGeneratorOptions extends OpenAIConnectionOptions {
@@ -66,15 +68,16 @@ export class OpenAIChatGenerator implements ChatGenerator {
       delete kwargs.parallel_tool_calls;
       delete kwargs.tool_choice;
     }
+    const described = new MediaWarnings("OpenAIChatGenerator");
     const body = {
       ...kwargs,
       model: this.model,
-      messages: toOpenAIMessages(request.messages),
+      messages: toOpenAIMessages(request.messages, described),
       ...(hasTools && { tools: toOpenAITools(request.tools, connection.toolsStrict) }),
       ...(request.responseFormat && { response_format: toResponseFormat(request.responseFormat) }),
     };
     const completions = this.client.chat.completions;
-    return connection.call(request.signal, async ({ send, scope, provider }) => {
+    const response = await connection.call(request.signal, async ({ send, scope, provider }) => {
       if (request.streamingCallback) {
         const streamingBody = { stream_options: { include_usage: true }, ...body, stream: true } as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
         const stream = await send((options) => completions.create(streamingBody, options));
@@ -83,5 +86,6 @@ export class OpenAIChatGenerator implements ChatGenerator {
       const plainBody = { ...body, stream: false } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
       return fromCompletion(await send<unknown>((options) => completions.create(plainBody, options)), this.model);
     });
+    return withWarnings(response, described.warnings);
   }
 }

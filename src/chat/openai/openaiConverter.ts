@@ -2,7 +2,11 @@ import { randomUUID } from "node:crypto";
 import type OpenAI from "openai";
 import { ConfigurationError } from "../../errors";
 import type { ResponseFormat, ToolSpec, TokenUsage } from "../chatGenerator";
-import { ChatMessage, type ToolCall } from "../chatMessage";
+import { ChatMessage, type ToolCall, type ToolCallResult } from "../chatMessage";
+import { describeMedia, MediaWarnings } from "../../media/describeMedia";
+import type { FileContent } from "../../media/fileContent";
+import { ImageContent } from "../../media/imageContent";
+import { openaiFilename, openaiImageRefusal } from "./openaiMedia";
 import { parseToolArguments } from "../toolArguments";
 import type { ProviderUsage } from "./completionSchemas";
 import { strictFormOf, toStrictSchema } from "../toStrictSchema";
@@ -10,36 +14,125 @@ import { strictFormOf, toStrictSchema } from "../toStrictSchema";
 type MessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ToolParam = OpenAI.Chat.Completions.ChatCompletionTool;
 
-/** Converts the conversation to Chat Completions messages: one `tool` message per tool result. */
-export function toOpenAIMessages(messages: readonly ChatMessage[]): MessageParam[] {
+/**
+ * Converts the conversation to Chat Completions messages: one `tool` message per tool result. A
+ * user message with images or files becomes a content array (`text`, `image_url` with a data or
+ * http(s) URL, `file` with a PDF as `file_data`). Tool messages take text only, so a tool result's
+ * images and PDFs follow as one user message after the step's tool messages, as OpenAI documents,
+ * the tool message saying so. A part the API cannot take (an image or file in a system or assistant
+ * message, a file that is not a PDF or is a URL, an image type OpenAI does not read) becomes a short
+ * description, recorded in `warnings` (see MediaWarnings).
+ */
+export function toOpenAIMessages(messages: readonly ChatMessage[], warnings = new MediaWarnings("OpenAIChatGenerator")): MessageParam[] {
   const out: MessageParam[] = [];
+  let following: UserPart[] = [];
   for (const [index, message] of messages.entries()) {
     const name = message.name === undefined ? {} : { name: message.name };
+    if (message.role !== "tool" && following.length > 0) {
+      out.push({ role: "user", content: following });
+      following = [];
+    }
     switch (message.role) {
       case "system":
-        out.push({ role: "system", content: message.text ?? "", ...name });
+        out.push({ role: "system", content: describedText(message, index, warnings, "the Chat Completions API takes no images or files in system messages"), ...name });
         break;
       case "user":
-        out.push({ role: "user", content: message.text ?? "", ...name });
+        out.push({ role: "user", content: hasMedia(message) ? userParts(message, `messages[${index}]`, warnings) : message.text ?? "", ...name });
         break;
       case "assistant": {
         const calls = message.toolCalls;
+        const text = hasMedia(message) ? describedText(message, index, warnings, "the Chat Completions API takes no images or files in assistant messages") : message.text;
         out.push({
           role: "assistant",
-          content: message.text ?? null,
+          content: text ?? null,
           ...name,
           ...(calls.length > 0 && { tool_calls: calls.map((call, i) => toOpenAIToolCall(call, index, i)) }),
         });
         break;
       }
       case "tool":
-        for (const result of message.toolCallResults) {
-          out.push({ role: "tool", tool_call_id: requireCallId(result.origin, `messages[${index}] is the result of a call`, "Chat Completions API"), content: result.result });
+        for (const [i, result] of message.toolCallResults.entries()) {
+          const id = requireCallId(result.origin, `messages[${index}] is the result of a call`, "Chat Completions API");
+          const { text, parts } = toolResultContent(result, id, `messages[${index}].toolCallResults[${i}]`, warnings);
+          out.push({ role: "tool", tool_call_id: id, content: text });
+          following.push(...parts);
         }
         break;
     }
   }
+  if (following.length > 0) out.push({ role: "user", content: following });
   return out;
+}
+
+type UserPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
+
+function hasMedia(message: ChatMessage): boolean {
+  return message.content.some((part) => part.type === "image" || part.type === "file");
+}
+
+// A message's text parts with its images and files described in their place, one per line; the first text alone when it has none.
+function describedText(message: ChatMessage, index: number, warnings: MediaWarnings, reason: string): string {
+  if (!hasMedia(message)) return message.text ?? "";
+  const lines: string[] = [];
+  for (const part of message.content) {
+    if (part.type === "text") lines.push(part.text);
+    else if (part.type === "image" || part.type === "file") lines.push(warnings.describe(part.type === "image" ? part.image : part.file, `messages[${index}]`, reason));
+  }
+  return lines.join("\n");
+}
+
+function userParts(message: ChatMessage, where: string, warnings: MediaWarnings): UserPart[] {
+  const parts: UserPart[] = [];
+  for (const part of message.content) {
+    if (part.type === "text") parts.push({ type: "text", text: part.text });
+    else if (part.type === "image" || part.type === "file") parts.push(mediaPart(part.type === "image" ? part.image : part.file, where, warnings));
+  }
+  return parts;
+}
+
+// An image or a file as a user content part, or its description when the API cannot take it.
+function mediaPart(media: ImageContent | FileContent, where: string, warnings: MediaWarnings): UserPart {
+  const refusal = mediaRefusal(media);
+  if (refusal !== undefined) return { type: "text", text: warnings.describe(media, where, refusal) };
+  if (ImageContent.isImageContent(media)) return { type: "image_url", image_url: { url: media.toDataUrl(), ...(media.detail !== undefined && { detail: media.detail }) } };
+  return { type: "file", file: { file_data: media.toDataUrl(), filename: openaiFilename(media) } };
+}
+
+// OpenAI's file-inputs guide: Chat Completions takes PDF files only, as data or a file id, never a URL.
+function mediaRefusal(media: ImageContent | FileContent): string | undefined {
+  if (ImageContent.isImageContent(media)) return openaiImageRefusal(media);
+  if (media.url !== undefined) return "the Chat Completions API takes no file URLs (only PDF data); use OpenAIResponsesChatGenerator, or give the bytes";
+  if (media.mimeType !== "application/pdf") return `the Chat Completions API takes PDF files only, not ${media.mimeType ?? "a file of unknown type"}; use OpenAIResponsesChatGenerator, or send the file's text`;
+  return undefined;
+}
+
+/**
+ * A tool result's text for its `tool` message, and the parts of the user message that follows the
+ * step's tool messages: its text parts and the descriptions of its images and files in order, then
+ * a line saying which follow.
+ */
+function toolResultContent(result: ToolCallResult, id: string, where: string, warnings: MediaWarnings): { text: string; parts: UserPart[] } {
+  if (result.parts === undefined) return { text: result.result, parts: [] };
+  const lines: string[] = [];
+  const follow: UserPart[] = [];
+  for (const part of result.parts) {
+    if (part.type === "text") {
+      lines.push(part.text);
+      continue;
+    }
+    const media = part.type === "image" ? part.image : part.file;
+    const refusal = mediaRefusal(media);
+    if (refusal !== undefined) {
+      lines.push(warnings.describe(media, where, refusal));
+      continue;
+    }
+    lines.push(describeMedia(media));
+    follow.push(mediaPart(media, where, warnings));
+  }
+  if (follow.length === 0) return { text: lines.join("\n"), parts: [] };
+  lines.push(`(${follow.length === 1 ? "This image or file follows" : `These ${follow.length} images and files follow`} in the next user message.)`);
+  const intro: UserPart = { type: "text", text: `The images and files of tool '${result.origin.toolName}' (call ${id}):` };
+  return { text: lines.join("\n"), parts: [intro, ...follow] };
 }
 
 function toOpenAIToolCall(call: ToolCall, messageIndex: number, callIndex: number): OpenAI.Chat.Completions.ChatCompletionMessageToolCall {

@@ -8,6 +8,8 @@ import { optionError } from "./optionError";
 import { type AttemptOptions, OpenAIConnection, type OpenAIConnectionOptions } from "./openaiConnection";
 import { toResponsesInput, toResponsesTools, toTextConfig } from "./responsesConverter";
 import { collectResponsesStream } from "./responsesStream";
+import { MediaWarnings } from "../../media/describeMedia";
+import { withWarnings } from "../withWarnings";
 
 const subject = "OpenAIResponsesChatGenerator";
 const encryptedReasoning = "reasoning.encrypted_content";
@@ -99,10 +101,11 @@ export class OpenAIResponsesChatGenerator implements ChatGenerator {
     }
     const include = this.#includeEncryptedReasoning ? [...new Set([...(Array.isArray(kwargs.include) ? kwargs.include : []), encryptedReasoning])] : kwargs.include;
     const text = toTextConfig(kwargs.text, request.responseFormat);
+    const described = new MediaWarnings(subject);
     const body = {
       ...kwargs,
       model: this.model,
-      input: toResponsesInput(request.messages, { store: this.store }),
+      input: toResponsesInput(request.messages, { store: this.store, warnings: described }),
       store: this.store,
       ...(include !== undefined && { include }),
       ...(text !== undefined && { text }),
@@ -111,7 +114,7 @@ export class OpenAIResponsesChatGenerator implements ChatGenerator {
     // Through `client.post`, as `client.responses.create` sends it, without the SDK's `output_text`
     // helper, which throws a TypeError on a body that is not a response.
     const post = <T>(stream: boolean, options: AttemptOptions) => this.client.post<T>("/responses", { body: { ...body, stream }, ...options, stream });
-    return connection.call(request.signal, async ({ send, scope, provider }) => {
+    const response = await connection.call(request.signal, async ({ send, scope, provider }) => {
       try {
         if (request.streamingCallback) {
           const stream = await send((options) => post<AsyncIterable<unknown>>(true, options));
@@ -122,6 +125,7 @@ export class OpenAIResponsesChatGenerator implements ChatGenerator {
         throw withReasoningHint(error);
       }
     });
+    return withWarnings(response, described.warnings);
   }
 }
 
