@@ -7,6 +7,7 @@ import { benchDataPatterns } from "./dataPatterns";
 import { benchDefinition } from "./definition";
 import { benchLoopOverhead } from "./loopOverhead";
 import { benchMcp } from "./mcp/benchMcp";
+import { benchMediaRun } from "./mediaRun";
 import { benchParallelStep } from "./parallelStep";
 import { benchPeer } from "./peer";
 import { benchRedaction } from "./redaction";
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
   console.log(`toolwright benchmarks — node ${process.version}, ${process.platform}/${process.arch}`);
   if (chosen.includes("runtime")) {
     console.log("## runtime");
-    for (const bench of [benchLoopOverhead, benchParallelStep, benchStateAppends, benchWideReply, benchRedaction, benchDataPatterns, benchBudgetOverhead]) {
+    for (const bench of [benchLoopOverhead, benchParallelStep, benchStateAppends, benchWideReply, benchRedaction, benchDataPatterns, benchBudgetOverhead, benchMediaRun]) {
       for (const line of await bench()) console.log(line);
     }
     const heap = process.memoryUsage();
