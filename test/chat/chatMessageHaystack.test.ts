@@ -43,7 +43,7 @@ describe("ChatMessage.fromJSON on Haystack's dicts", () => {
     const message = ChatMessage.fromJSON(json);
 
     expect(message.toJSON()).toStrictEqual(withoutNullExtra(json));
-    const origin = (message.toJSON().content[0] as { tool_call_result: { origin: Record<string, unknown> } }).tool_call_result.origin;
+    const origin = (message.toJSON().content[0] as { tool_call_result: { origin: unknown } }).tool_call_result.origin;
     expect(origin).toStrictEqual({ tool_name: "test_tool", arguments: {}, id: null });
   });
 
