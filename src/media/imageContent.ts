@@ -1,6 +1,7 @@
 import { ConfigurationError } from "../errors";
 import { cloneValue } from "../util/cloneValue";
 import { describeKind } from "../util/describeValue";
+import { formatPath } from "../util/formatPath";
 import { isPlainObject } from "../util/isPlainObject";
 import { nestingDepthExceeds } from "../util/jsonShape";
 import { base64Source, bytesSource, checkedMime, fileSource, MediaContent, type MediaSource, urlSource } from "./mediaContent";
@@ -110,7 +111,35 @@ export function frozenMeta(subject: string, value: unknown, name: string): Reado
   if (value === undefined || value === null) return Object.freeze({});
   if (!isPlainObject(value)) throw new ConfigurationError(subject, `${subject} needs ${name} as a plain object, got ${describeKind(value)}.`);
   if (nestingDepthExceeds(value, 64)) throw new ConfigurationError(subject, `${subject} has ${name} nested more than 64 levels deep.`);
+  const problem = nonJsonValue(value, [name]);
+  if (problem !== undefined) {
+    const where = formatPath(problem.path);
+    throw new ConfigurationError(subject, `${subject} needs ${name} as plain JSON (objects, arrays, strings, finite numbers, booleans and null), but ${where.length > 100 ? `${where.slice(0, 100)}…` : where} is ${problem.what}.`);
+  }
   return deepFreeze(cloneValue(value) as Record<string, unknown>);
+}
+
+// The first value JSON cannot carry unchanged (a Date, a typed array, NaN, a hole…): the JSON form
+// must read back as the same part. An undefined property is allowed (JSON leaves it out). Depth is
+// bounded by the caller.
+function nonJsonValue(value: unknown, path: PropertyKey[]): { path: PropertyKey[]; what: string } | undefined {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return undefined;
+  if (typeof value === "number") return Number.isFinite(value) ? undefined : { path, what: describeKind(value) };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      if (!(i in value)) return { path: [...path, i], what: "a hole (a sparse array)" };
+      const found = nonJsonValue(value[i], [...path, i]);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (!isPlainObject(value)) return { path, what: describeKind(value) };
+  for (const key of Object.keys(value)) {
+    if (value[key] === undefined) continue;
+    const found = nonJsonValue(value[key], [...path, key]);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -73,6 +73,8 @@ export function base64Source(subject: string, base64: unknown): MediaSource {
 
 /** The source given as bytes, checked for size. */
 export function bytesSource(subject: string, bytes: unknown): MediaSource {
+  // A string here is most often base64 given to the wrong constructor: name it without echoing it.
+  if (typeof bytes === "string") throw new ConfigurationError(subject, `${subject} needs the bytes as a Buffer or Uint8Array, got a string of ${bytes.length} characters; give base64 to fromBase64.`);
   if (!(bytes instanceof Uint8Array)) throw new ConfigurationError(subject, `${subject} needs the bytes as a Buffer or Uint8Array, got ${describeKind(bytes)}.`);
   if (bytes.length > mediaLimits.maxPartBytes) throw tooBig(subject, bytes.length);
   const copy = Buffer.from(bytes);
@@ -82,11 +84,20 @@ export function bytesSource(subject: string, bytes: unknown): MediaSource {
 /** The source read from a file, refused before reading when it is over the size limit. */
 export async function fileSource(subject: string, path: unknown): Promise<MediaSource> {
   if (typeof path !== "string" || path === "") throw new ConfigurationError(subject, `${subject} needs a file path, got ${describeKind(path)}.`);
-  const info = await stat(path);
-  if (!info.isFile()) throw new ConfigurationError(subject, `${subject} was given '${path}', which is not a file.`);
+  const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw new ConfigurationError(subject, `${subject} could not read '${shown}' (${typeof code === "string" ? code : "unreadable"}); give the path of an existing file.`, { cause: error });
+  }
+  if (!info.isFile()) throw new ConfigurationError(subject, `${subject} was given '${shown}', which is not a file.`);
   if (info.size > mediaLimits.maxPartBytes) throw tooBig(subject, info.size);
   return bytesSource(subject, await readFile(path));
 }
+
+const base64Alphabet = /^[A-Za-z0-9+/=]+$/;
 
 /**
  * A URL given by the caller: `data:<mime>;base64,<data>` becomes data (its MIME type returned);
@@ -101,6 +112,8 @@ export function urlSource(subject: string, url: unknown): { source: MediaSource;
   try {
     parsed = new URL(url);
   } catch {
+    // Base64 given as a URL is the likely mistake; its characters stay out of the message.
+    if (url.length >= 16 && base64Alphabet.test(url)) throw new ConfigurationError(subject, `${subject} was given ${url.length} characters of what looks like base64, not a URL; give base64 to fromBase64, or a data:<mime>;base64, URL.`);
     throw new ConfigurationError(subject, `${subject} was given ${JSON.stringify(url.slice(0, 64))}, which is not a URL; give an http(s) URL, a data: URL, or the bytes.`);
   }
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
