@@ -31,6 +31,7 @@ const typescript: Config = {
     "^toolwright/otel$": "<rootDir>/src/otel/index.ts",
     "^toolwright/ai-sdk$": "<rootDir>/src/aisdk/index.ts",
     "^toolwright/yaml$": "<rootDir>/src/yaml/index.ts",
+    "^toolwright/ui$": "<rootDir>/src/ui/index.ts",
     "^toolwright/codegen$": "<rootDir>/codegen/index.ts",
   },
 };
