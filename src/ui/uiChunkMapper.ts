@@ -272,7 +272,6 @@ export class UIChunkMapper {
     if (keys.length === 0) return;
     const data: Record<string, unknown> = {};
     for (const key of keys) if (Object.hasOwn(values, key) && values[key] !== undefined) data[key] = values[key];
-    this.#openStep();
     this.#out.push({ type: "data-state", id: "state", data: JSON.parse(JSON.stringify(data)) as unknown });
   }
 
