@@ -63,9 +63,9 @@ describe("resumeFromApproval", () => {
     const { decisions } = fromUIMessages(approvalBody(true));
 
     const outcomes = await Promise.allSettled([resumeFromApproval(agent, store, { chatId: "chat-1", decisions }), resumeFromApproval(agent, store, { chatId: "chat-1", decisions })]);
-    const won = outcomes.filter((o): o is PromiseFulfilledResult<AsyncIterable<unknown>> => o.status === "fulfilled");
+    const won = outcomes.flatMap((o) => (o.status === "fulfilled" ? [o.value] : []));
     const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === "rejected");
-    await drain(won[0]!.value);
+    await drain(won[0]!);
 
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(1);
