@@ -11,3 +11,14 @@ export type { UIFinishReason, UIJsonObject, UIJsonValue, UIMessageChunk } from "
 export { uiMessageStreamHeaders } from "./uiMessageStreamHeaders";
 export { UIStreamError } from "./uiStreamError";
 export type { ToUIMessageStreamOptions, UIRunFailure } from "./uiStreamOptions";
+export { fromUIMessages } from "./fromUIMessages";
+export type { FromUIMessagesOptions, FromUIMessagesResult } from "./fromUIMessages";
+export { UIRequestError } from "./uiRequestError";
+export type { UIRequestStatus } from "./uiRequestError";
+export type { ApprovalStore } from "./approvalStore";
+export { recordPauses } from "./recordPauses";
+export { resumeFromApproval } from "./resumeFromApproval";
+export type { ApprovalRequest } from "./resumeFromApproval";
+export { resumeQueuedRun } from "./resumeQueuedRun";
+export { resumableRunEvents } from "./resumableRunEvents";
+export type { ResumableRunEventsOptions } from "./resumableRunEvents";

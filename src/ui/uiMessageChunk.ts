@@ -5,10 +5,10 @@
 export type UIFinishReason = "stop" | "length" | "content-filter" | "tool-calls" | "error" | "other";
 
 /** A JSON object, as `toolMetadata` must be. */
-export type UIJsonObject = { readonly [key: string]: UIJsonValue };
+export type UIJsonObject = { [key: string]: UIJsonValue };
 
 /** A JSON value. */
-export type UIJsonValue = string | number | boolean | null | UIJsonObject | readonly UIJsonValue[];
+export type UIJsonValue = string | number | boolean | null | UIJsonObject | UIJsonValue[];
 
 /**
  * One message of the AI SDK's UI message stream protocol (`x-vercel-ai-ui-message-stream: v1`), the
