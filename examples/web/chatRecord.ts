@@ -12,4 +12,6 @@ export interface ChatRecord {
   refunds: { orderId: string; amount: number }[];
   /** The reply streaming now, kept until the chat's history holds it, for a reloaded page to follow. */
   run?: RunRecording<unknown>;
+  /** The tool calls the streaming reply decides (a resume): the page already shows them, so only their outcome is streamed. */
+  knownToolCalls?: readonly string[];
 }

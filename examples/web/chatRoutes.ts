@@ -47,7 +47,7 @@ export function createChatRoutes(options: ChatRoutesOptions): (req: http.Incomin
     if (req.method === "GET" && stream) {
       const run = chats.get(stream[1]!)?.run as RunRecording<DeskEvent> | undefined;
       if (!run) res.writeHead(204).end();
-      else await pipeUIMessageStreamToResponse(run.follow(), res, uiOptions);
+      else await pipeUIMessageStreamToResponse(run.follow(), res, streamOptions(chats.get(stream[1]!)!));
       return true;
     }
     const history = historyPath.exec(path);
@@ -93,10 +93,15 @@ async function postChat(options: ChatRoutesOptions, chats: Map<string, ChatRecor
     return sendJson(res, 400, { error: error.message });
   }
   const run = new RunRecording(first, events);
-  Object.assign(chat, { messages: posted as UIMessage[], run });
+  Object.assign(chat, { messages: posted as UIMessage[], run, knownToolCalls: Object.keys(decisions) });
   chats.set(id, chat);
   void keepHistory(chat, run);
-  await pipeUIMessageStreamToResponse(run.follow(), res, uiOptions);
+  await pipeUIMessageStreamToResponse(run.follow(), res, streamOptions(chat));
+}
+
+// The stream's options for a chat: the state the page shows, and the calls it already holds.
+function streamOptions(chat: ChatRecord) {
+  return { ...uiOptions, knownToolCalls: chat.knownToolCalls ?? [] };
 }
 
 // The chat's history gets the reply as the page's own useChat assembles it (ai's reader over the
@@ -106,7 +111,7 @@ async function keepHistory(chat: ChatRecord, run: RunRecording<DeskEvent>): Prom
   const continued = before.at(-1)?.role === "assistant" ? before.at(-1) : undefined;
   let reply = continued && structuredClone(continued);
   try {
-    const stream = toUIMessageStream(noteResult(chat, run.follow()), uiOptions);
+    const stream = toUIMessageStream(noteResult(chat, run.follow()), streamOptions(chat));
     for await (const message of readUIMessageStream({ message: reply, stream })) reply = message;
   } catch (error) {
     console.error(`Chat history: the reply could not be read back (${(error as Error).message}).`);

@@ -37,6 +37,9 @@ export class UIChunkMapper {
 
   constructor(options: ToUIMessageStreamOptions = {}) {
     this.#options = options;
+    for (const toolCallId of options.knownToolCalls ?? []) {
+      if (typeof toolCallId === "string") this.#calls.set(toolCallId, { toolCallId, toolName: undefined, text: "", started: true, inputSent: true, done: false });
+    }
   }
 
   /** The stream's first chunk. */

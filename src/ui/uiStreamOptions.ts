@@ -25,4 +25,10 @@ export interface ToUIMessageStreamOptions {
    * with `UIStreamError`. Default 8 MiB.
    */
   readonly maxBufferedBytes?: number;
+  /**
+   * Tool calls the page already shows — the calls a resume decides (`Object.keys(decisions)` from
+   * `fromUIMessages`): only their outcome is sent. Sending their input again would make useChat add
+   * a second part for the call beside the one the person answered.
+   */
+  readonly knownToolCalls?: readonly string[];
 }

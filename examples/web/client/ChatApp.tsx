@@ -32,7 +32,7 @@ export function ChatApp({ chatId, initialMessages }: { chatId: string; initialMe
         <h1>Refund desk</h1>
         <ol className="messages" data-testid="messages">
           {messages.map((message) => (
-            <MessageView key={message.id} message={message} onApproval={(response) => void addToolApprovalResponse(response)} />
+            <MessageView key={message.id} message={message} busy={busy} onApproval={(response) => void addToolApprovalResponse(response)} />
           ))}
         </ol>
         {error && <p role="alert">{error.message}</p>}

@@ -2,7 +2,9 @@ import { isToolUIPart, type UIMessage } from "ai";
 import { ToolCard, type ApprovalResponse } from "./ToolCard";
 
 /** One message: its text, its reasoning folded away, and a card per tool call. */
-export function MessageView({ message, onApproval }: { message: UIMessage; onApproval: (response: ApprovalResponse) => void }) {
+// `busy`: a reply is still streaming; an answer to an approval waits until it has ended (answering
+// mid-stream would have useChat send the answer while the reply that asked is still arriving).
+export function MessageView({ message, busy, onApproval }: { message: UIMessage; busy: boolean; onApproval: (response: ApprovalResponse) => void }) {
   return (
     <li className="message" data-role={message.role} data-testid={`message-${message.role}`}>
       {message.parts.map((part, index) => {
@@ -15,7 +17,7 @@ export function MessageView({ message, onApproval }: { message: UIMessage; onApp
             </details>
           );
         }
-        if (isToolUIPart(part)) return <ToolCard key={part.toolCallId} part={part} onApproval={onApproval} />;
+        if (isToolUIPart(part)) return <ToolCard key={part.toolCallId} part={part} busy={busy} onApproval={onApproval} />;
         return null;
       })}
     </li>

@@ -18,7 +18,7 @@ const stateLabels: Record<ToolUIPart["state"], string> = {
 };
 
 /** A tool call: its name, arguments, result or error, and approve/reject while it waits for a person. */
-export function ToolCard({ part, onApproval }: { part: ToolUIPart | DynamicToolUIPart; onApproval: (response: ApprovalResponse) => void }) {
+export function ToolCard({ part, busy, onApproval }: { part: ToolUIPart | DynamicToolUIPart; busy: boolean; onApproval: (response: ApprovalResponse) => void }) {
   const name = getToolName(part);
   const preliminary = part.state === "output-available" && part.preliminary === true;
   return (
@@ -32,10 +32,10 @@ export function ToolCard({ part, onApproval }: { part: ToolUIPart | DynamicToolU
       {part.state === "output-error" && <pre aria-label="error">{part.errorText}</pre>}
       {part.state === "approval-requested" && (
         <div className="actions">
-          <button type="button" onClick={() => onApproval({ id: part.approval.id, approved: true })}>
+          <button type="button" disabled={busy} onClick={() => onApproval({ id: part.approval.id, approved: true })}>
             Approve
           </button>
-          <button type="button" onClick={() => onApproval({ id: part.approval.id, approved: false, reason: "Rejected in the chat by the customer." })}>
+          <button type="button" disabled={busy} onClick={() => onApproval({ id: part.approval.id, approved: false, reason: "Rejected in the chat by the customer." })}>
             Reject
           </button>
         </div>
