@@ -17,8 +17,8 @@ const typescript: Config = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
-  // The fault suite runs on its own: `npm run test:faults` (jest.faults.config.ts).
-  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/faults/"],
+  // The fault suite and the browser suite run on their own: `npm run test:faults`, `npm run test:browser`.
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/faults/", "<rootDir>/test/browser/"],
   transform: {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", diagnostics: false }],
   },
@@ -31,6 +31,7 @@ const typescript: Config = {
     "^toolwright/otel$": "<rootDir>/src/otel/index.ts",
     "^toolwright/ai-sdk$": "<rootDir>/src/aisdk/index.ts",
     "^toolwright/yaml$": "<rootDir>/src/yaml/index.ts",
+    "^toolwright/ui$": "<rootDir>/src/ui/index.ts",
     "^toolwright/codegen$": "<rootDir>/codegen/index.ts",
   },
 };

@@ -13,6 +13,7 @@ import { benchPeer } from "./peer";
 import { benchRedaction } from "./redaction";
 import { benchStateAppends } from "./stateAppends";
 import { benchTracing } from "./tracing";
+import { benchUIStream } from "./uiStream";
 import { benchWideReply } from "./wideReply";
 
 const sections = ["runtime", "peer", "codegen", "cluster", "mcp", "tracing", "composition", "aisdk", "definition"] as const;

@@ -6,5 +6,6 @@ export type { RunEvent, RunEventEntry, RunFailure, RunOutcome, RunResultJSON } f
 export type { RunStartInput } from "./runInput";
 export { RunQueue } from "./runQueue";
 export type { RunContinueOptions, RunEventsOptions, RunJobData, RunQueueOptions } from "./runQueue";
+export type { RunStatus } from "./runStore";
 export { RunWorker } from "./runWorker";
 export type { RunWorkerOptions } from "./runWorker";

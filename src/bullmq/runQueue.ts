@@ -10,7 +10,7 @@ import { RedisDeadline, type RunCallOptions } from "./redisDeadline";
 import { endsLeg, type RunEvent, type RunEventEntry, type RunOutcome } from "./runEvents";
 import { encodeStartInput, jsonProblem, type RunStartInput } from "./runInput";
 import { checkRunId } from "./runKeys";
-import { RunStore } from "./runStore";
+import { RunStore, type RunStatus } from "./runStore";
 
 /** The data of a BullMQ job: the run whose next step it takes. */
 export interface RunJobData {
@@ -179,6 +179,18 @@ export class RunQueue {
       if (error instanceof RunWaitError && error.reason === "aborted") return;
       throw error;
     }
+  }
+
+  /**
+   * Where the run stands now, without waiting: its status and how many times it was resumed or
+   * continued (`leg`). Rejects with RunNotFoundError for an unknown run, RunWaitError when Redis does
+   * not answer in time.
+   */
+  async status(runId: string, options: RunCallOptions = {}): Promise<{ readonly status: RunStatus; readonly leg: number }> {
+    checkRunId(runId, "RunQueue.status");
+    const current = await this.#deadline("RunQueue.status", runId, options).wait(this.#store.outcome(runId));
+    if (!current) throw notFound(runId, "RunQueue.status");
+    return { status: current.status, leg: current.leg };
   }
 
   /**
