@@ -92,8 +92,12 @@ describe("toolwright/bullmq under faults", () => {
     const name = "kill-worker";
     const redis = await redisFor();
     const queue = queueOn(redis, name);
-    const [victim, survivor] = await workersOn(redis, name, 2);
+    // The victim starts alone, so that it holds steps when it is killed (with both started at once a
+    // slow start on a loaded machine could leave it nothing, and nothing to recover).
+    const [victim] = await workersOn(redis, name, 1);
     const runIds = await startRuns(queue, name, runs, steps);
+    await until(async () => (await callsMade(sideClient, name)) >= 1, "the victim made a call");
+    const [survivor] = await workersOn(redis, name, 1);
     await until(async () => (await callsMade(sideClient, name)) >= runs, "a quarter of the calls ran");
     victim!.child.kill("SIGKILL");
     await victim!.stop();
