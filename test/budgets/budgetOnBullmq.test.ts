@@ -2,15 +2,9 @@ import { z } from "zod";
 import { Agent, budget, ChatMessage, type ChatMessage as Message, type BudgetOptions, Tool } from "toolwright";
 import { RunQueue, RunWorker } from "toolwright/bullmq";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
-import { startRedis, type RedisServer } from "../support/redisServer";
+import { useRedisServer } from "../support/redisServer";
 
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = useRedisServer();
 
 let names = 0;
 /** A queue and a worker whose Agent makes three model calls (two tool steps, then an answer), each reporting 100 + 10 tokens and taking 30 ms on `clock`. */

@@ -4,15 +4,9 @@ import { Agent, ChatMessage, ConfigurationError, DecisionError, DeferredConfirma
 import { RunNotFoundError, RunQueue, RunStateError, RunWorker, type RunEvent, type RunEventEntry } from "toolwright/bullmq";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
 import { z } from "zod";
-import { startRedis, type RedisServer } from "../support/redisServer";
+import { useRedisServer } from "../support/redisServer";
 
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = useRedisServer();
 
 let names = 0;
 function setup(options: { confirm?: boolean; slowMs?: number; failing?: boolean; pausedTtlMs?: number; typed?: boolean; middleware?: Middleware[] } = {}) {

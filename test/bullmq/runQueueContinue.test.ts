@@ -2,15 +2,9 @@ import { z } from "zod";
 import { Agent, budget, ChatMessage, ConfigurationError, DeferredConfirmationStrategy, denyPatterns, type Guardrail, inputGuardrail, type Middleware, Tool } from "toolwright";
 import { RunQueue, RunStateError, RunWorker, type RunEventEntry } from "toolwright/bullmq";
 import { type ScriptEntry, ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
-import { startRedis, type RedisServer } from "../support/redisServer";
+import { useRedisServer } from "../support/redisServer";
 
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = useRedisServer();
 
 const snapshotKey = "continue-test-key-continue-test-key";
 const stateSchema = { budget_limits: { type: z.record(z.string(), z.number()) }, review: { type: z.enum(["approved", "denied"]) } };

@@ -6,15 +6,9 @@ import { RunQueue, RunWorker } from "toolwright/bullmq";
 import { openTelemetry } from "toolwright/otel";
 import { toolCallReply } from "toolwright/testing";
 import { z } from "zod";
-import { startRedis, type RedisServer } from "../support/redisServer";
+import { useRedisServer } from "../support/redisServer";
 
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = useRedisServer();
 
 it("keeps a queued run's steps, queued for two workers, in one trace under its first step's span, with the run's usage on its result", async () => {
   const connection = { host: redis.host, port: redis.port };

@@ -5,17 +5,11 @@ import { ScriptedChatGenerator } from "toolwright/testing";
 import { fromUIMessages, resumableRunEvents, resumeQueuedRun, toUIMessageStream, type ToUIMessageStreamOptions } from "toolwright/ui";
 import { z } from "zod";
 import { calls, deferred, lookupCall, refundCall } from "../helpers/refundDesk";
-import { startRedis, type RedisServer } from "../support/redisServer";
+import { useRedisServer } from "../support/redisServer";
 
 // A chat on a real redis-server and RunWorker: the run pauses on a refund, the page approves it, the
 // resumed leg streams live, and a reload in the middle of the refund replays the run as one message.
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = useRedisServer();
 
 const user: UIMessage = { id: "u1", role: "user", parts: [{ type: "text", text: "Refund order A-100, please." }] };
 

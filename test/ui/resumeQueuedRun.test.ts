@@ -5,15 +5,9 @@ import { z } from "zod";
 import { resumableRunEvents } from "../../src/ui/resumableRunEvents";
 import { resumeQueuedRun } from "../../src/ui/resumeQueuedRun";
 import { UIRequestError } from "../../src/ui/uiRequestError";
-import { startRedis, type RedisServer } from "../support/redisServer";
+import { useRedisServer } from "../support/redisServer";
 
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = useRedisServer();
 
 let names = 0;
 function setup(during: () => Promise<void> = async () => {}) {
