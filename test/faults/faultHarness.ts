@@ -72,6 +72,18 @@ export async function callsMade(sideClient: Redis, name: string): Promise<number
   return count;
 }
 
+/** How many step locks of queue `name` the BullMQ worker `workerId` holds now (its lock tokens start with its id). */
+export async function locksHeldBy(client: Redis, name: string, workerId: string): Promise<number> {
+  let cursor = "0";
+  let held = 0;
+  do {
+    const [next, keys] = await client.scan(cursor, "MATCH", `toolwright:${name}:*:lock`, "COUNT", 1000);
+    cursor = next;
+    if (keys.length > 0) held += (await client.mget(...keys)).filter((token) => token?.startsWith(`${workerId}:`)).length;
+  } while (cursor !== "0");
+  return held;
+}
+
 /**
  * Waits for every run's end (each at most `waitMs`, Redis outages tolerated), then counts. A call
  * that ran twice is in flight at a restart when its run's stream has a `recovered` event whose

@@ -11,7 +11,7 @@ import { ChatMessage } from "toolwright";
 import { RunQueue, RunWaitError } from "toolwright/bullmq";
 import type { RunningProcess } from "../support/childProcess";
 import { startRedis, type RedisServer } from "../support/redisServer";
-import { callsMade, countFaults, type FaultCounts, report, startRuns, startWorker, stopWorkers, until } from "./faultHarness";
+import { callsMade, countFaults, locksHeldBy, type FaultCounts, report, startRuns, startWorker, stopWorkers, until } from "./faultHarness";
 
 const runs = 24;
 const steps = 4;
@@ -99,6 +99,14 @@ describe("toolwright/bullmq under faults", () => {
     await until(async () => (await callsMade(sideClient, name)) >= 1, "the victim made a call");
     const [survivor] = await workersOn(redis, name, 1);
     await until(async () => (await callsMade(sideClient, name)) >= runs, "a quarter of the calls ran");
+    // Killed while it holds steps (a lock of its own), so that there is something to recover: killed
+    // between two steps, it would leave nothing behind and the test would prove nothing.
+    const admin = new Redis({ host: redis.host, port: redis.port });
+    try {
+      await until(async () => (await locksHeldBy(admin, name, victim!.ready[1]!)) >= 2, "the victim holds two steps");
+    } finally {
+      admin.disconnect();
+    }
     victim!.child.kill("SIGKILL");
     await victim!.stop();
     workers.delete(victim!);
@@ -119,13 +127,16 @@ describe("toolwright/bullmq under faults", () => {
     const redis = await redisFor();
     const queue = queueOn(redis, name);
     const [frozen, other] = await workersOn(redis, name, 2);
+    const admin = new Redis({ host: redis.host, port: redis.port });
     const runIds = await startRuns(queue, name, freezeRuns, freezeSteps);
     for (const calls of [freezeRuns / 2, freezeRuns * 2]) {
       await until(async () => (await callsMade(sideClient, name)) >= calls, `${calls} calls ran`);
+      await until(async () => (await locksHeldBy(admin, name, frozen!.ready[1]!)) >= 1, "the worker to freeze holds a step");
       frozen!.child.kill("SIGSTOP");
       await sleep(1800); // lockDurationMs is 1000: its steps are handed to the other worker meanwhile
       frozen!.child.kill("SIGCONT");
     }
+    admin.disconnect();
 
     const counts = await countFaults(queue, sideClient, runIds, freezeSteps, await recoverAll(queue));
     report("worker SIGSTOP past its lock, twice", counts);
