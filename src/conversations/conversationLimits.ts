@@ -39,7 +39,8 @@ export function resolveLimits(limits: ConversationLimits | undefined): ResolvedC
 /** Checks an id (thread, run or owner): a string of 1 to 256 characters with no control characters. */
 export function checkId(threadId: string, kind: "threadId" | "runId" | "owner", value: unknown): string {
   const label = kind === "threadId" ? "thread id" : kind === "runId" ? "run id" : "owner";
-  const subject = kind === "threadId" ? `Conversation thread id ${JSON.stringify(String(value)).slice(0, 80)}` : `Conversation '${threadId}'`;
+  const shown = String(value);
+  const subject = kind === "threadId" ? `Conversation thread id ${JSON.stringify(shown.length > 60 ? `${shown.slice(0, 60)}…` : shown)}` : `Conversation '${threadId}'`;
   if (typeof value !== "string" || value.length === 0 || value.length > MAX_ID_LENGTH) {
     throw new ConversationLimitError(typeof value === "string" ? (kind === "threadId" ? value : threadId) : "", kind, `${subject}: the ${label} must be a string of 1 to ${MAX_ID_LENGTH} characters, got ${typeof value === "string" ? `${value.length} characters` : typeof value}. Pass a shorter ${label}.`);
   }
