@@ -32,6 +32,7 @@ const typescript: Config = {
     "^toolwright/ai-sdk$": "<rootDir>/src/aisdk/index.ts",
     "^toolwright/yaml$": "<rootDir>/src/yaml/index.ts",
     "^toolwright/ui$": "<rootDir>/src/ui/index.ts",
+    "^toolwright/conversations$": "<rootDir>/src/conversations/index.ts",
     "^toolwright/codegen$": "<rootDir>/codegen/index.ts",
   },
 };

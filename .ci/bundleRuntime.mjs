@@ -2,7 +2,7 @@
 // dist/runtime.js, and writes the package's runtime entry points as small files that take their part
 // of it: dist/toolwright.js ("toolwright"), dist/testing.js ("toolwright/testing"), dist/openai.js
 // ("toolwright/openai"), dist/bullmq.js ("toolwright/bullmq"), dist/mcp.js ("toolwright/mcp"),
-// dist/otel.js ("toolwright/otel"), dist/aisdk.js ("toolwright/ai-sdk"), dist/yaml.js ("toolwright/yaml") and dist/ui.js ("toolwright/ui"),
+// dist/otel.js ("toolwright/otel"), dist/aisdk.js ("toolwright/ai-sdk"), dist/yaml.js ("toolwright/yaml"), dist/ui.js ("toolwright/ui") and dist/conversations.js ("toolwright/conversations"),
 // and copies the agent definition format's JSON Schema to dist/agent-definition.schema.json
 // ("toolwright/agent-definition.schema.json"). Run by `npm run build` after tsc.
 //
@@ -34,7 +34,7 @@ import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 const dist = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..", "dist");
-const entries = { toolwright: "./src/index.js", testing: "./src/testing/index.js", openai: "./src/chat/openai/index.js", bullmq: "./src/bullmq/index.js", mcp: "./src/mcp/index.js", otel: "./src/otel/index.js", aisdk: "./src/aisdk/index.js", yaml: "./src/yaml/index.js", ui: "./src/ui/index.js" };
+const entries = { toolwright: "./src/index.js", testing: "./src/testing/index.js", openai: "./src/chat/openai/index.js", bullmq: "./src/bullmq/index.js", mcp: "./src/mcp/index.js", otel: "./src/otel/index.js", aisdk: "./src/aisdk/index.js", yaml: "./src/yaml/index.js", ui: "./src/ui/index.js", conversations: "./src/conversations/index.js" };
 
 /** Makes the runtime bundle require dist/ajv.js where the source requires ./loadAjv. */
 const ajvChunk = {

@@ -1,0 +1,12 @@
+// toolwright/conversations: threads that persist. pg and @electric-sql/pglite are optional peer dependencies.
+export type { ConversationLimits } from "./conversationLimits";
+export type { ConversationAppendOptions, ConversationAppendResult, ConversationListOptions, ConversationMetadata, ConversationMetadataUpdate, ConversationPage, ConversationStore, ConversationSummary, ConversationThread } from "./conversationStore";
+export { ConversationConflictError, ConversationCorruptError, ConversationError, ConversationLimitError, ConversationRunConflictError } from "./errors";
+export { memoryConversationStore } from "./memoryConversationStore";
+export type { MemoryConversationStoreOptions } from "./memoryConversationStore";
+export { migrateConversationStore } from "./migrateConversationStore";
+export type { ConversationDatabase } from "./migrateConversationStore";
+export { pgliteConversationStore } from "./pgliteConversationStore";
+export type { PgliteConversationStoreOptions } from "./pgliteConversationStore";
+export { postgresConversationStore } from "./postgresConversationStore";
+export type { PostgresConversationStoreOptions } from "./postgresConversationStore";
