@@ -10,12 +10,15 @@ export interface ConversationLimits {
   readonly maxMessagesPerAppend?: number;
   /** Largest message, as UTF-8 bytes of its `toJSON()` form: images and files count by their base64 (default 8 MiB). */
   readonly maxMessageBytes?: number;
+  /** Largest stored thread state, as UTF-8 bytes of its JSON (default 1 MiB). */
+  readonly maxStateBytes?: number;
 }
 
 /** The limits with their defaults filled in. */
 export interface ResolvedConversationLimits {
   readonly maxMessagesPerAppend: number;
   readonly maxMessageBytes: number;
+  readonly maxStateBytes: number;
 }
 
 /** Thread ids, run ids and owners: 1 to 256 characters. */
@@ -29,7 +32,7 @@ const nulInJson = /\\u0000/;
 
 /** The limits with their defaults; a limit that is not a positive whole number is refused. */
 export function resolveLimits(limits: ConversationLimits | undefined): ResolvedConversationLimits {
-  const resolved = { maxMessagesPerAppend: limits?.maxMessagesPerAppend ?? 1000, maxMessageBytes: limits?.maxMessageBytes ?? 8 * 1024 * 1024 };
+  const resolved = { maxMessagesPerAppend: limits?.maxMessagesPerAppend ?? 1000, maxMessageBytes: limits?.maxMessageBytes ?? 8 * 1024 * 1024, maxStateBytes: limits?.maxStateBytes ?? 1024 * 1024 };
   for (const [name, value] of Object.entries(resolved)) {
     if (!Number.isSafeInteger(value) || value < 1) throw new ConversationLimitError("", "limit", `Conversation store option limits.${name} is ${String(value)}, not a positive whole number. Pass a whole number of at least 1.`);
   }
@@ -73,6 +76,30 @@ export function checkAppend(threadId: string, runId: string, messages: readonly 
   });
   const digest = createHash("sha256").update(`[${rows.join(",")}]`).digest("hex");
   return { rows, digest };
+}
+
+/** Checks an append's `state`: a plain JSON object within limits.maxStateBytes; returns its JSON text, or undefined when none was given. */
+export function checkState(threadId: string, runId: string, state: unknown, limits: ResolvedConversationLimits): string | undefined {
+  if (state === undefined) return undefined;
+  if (typeof state !== "object" || state === null || Array.isArray(state) || (Object.getPrototypeOf(state) !== Object.prototype && Object.getPrototypeOf(state) !== null)) {
+    throw new ConversationLimitError(threadId, "state", `Conversation '${threadId}': run '${runId}' appends a state that is not a plain object of JSON values. Pass { key: value } or leave state out.`);
+  }
+  let json: string;
+  try {
+    json = JSON.stringify(state);
+  } catch (error) {
+    throw new ConversationLimitError(threadId, "state", `Conversation '${threadId}': run '${runId}' appends a state that is not JSON (${(error as Error).message}). Pass plain JSON values.`);
+  }
+  const bytes = Buffer.byteLength(json, "utf8");
+  if (bytes > limits.maxStateBytes) throw new ConversationLimitError(threadId, "stateBytes", `Conversation '${threadId}': run '${runId}' appends a state of ${bytes} bytes as JSON, more than limits.maxStateBytes (${limits.maxStateBytes}). Persist fewer state keys or raise the limit.`);
+  if (nulInJson.test(json)) throw new ConversationLimitError(threadId, "state", `Conversation '${threadId}': run '${runId}' appends a state that contains a NUL character (U+0000), which Postgres JSONB cannot store. Remove NUL characters first.`);
+  return json;
+}
+
+/** A stored state read back: a plain object, else the thread row is corrupt. */
+export function storedState(value: unknown): Record<string, unknown> | undefined {
+  if (value === null || value === undefined) return {};
+  return typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 /** Checks an `expectedVersion`: a whole number of at least 0. */

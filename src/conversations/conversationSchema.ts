@@ -28,6 +28,8 @@ const statements = [
     version integer NOT NULL,
     created_at bigint NOT NULL,
     PRIMARY KEY (thread_id, run_id))`,
+  // Added after version 1 shipped: the state the last append carried (NULL: none).
+  `ALTER TABLE conversation_threads ADD COLUMN IF NOT EXISTS state jsonb`,
 ];
 
 // Any constant: two processes migrating at once take turns (CREATE ... IF NOT EXISTS alone can race).

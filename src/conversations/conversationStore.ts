@@ -22,6 +22,8 @@ export interface ConversationThread {
   readonly messages: readonly ChatMessage[];
   /** The metadata, or `null` for a thread never written. */
   readonly metadata: ConversationMetadata | null;
+  /** The state the last append that carried `state` stored (e.g. a conversation summary); `{}` when none did. */
+  readonly state: Readonly<Record<string, unknown>>;
 }
 
 /** A thread in a `listThreads` page. */
@@ -50,6 +52,12 @@ export interface ConversationAppendResult {
 export interface ConversationAppendOptions {
   /** Append only if the thread is at this version (0 for a new thread); else `ConversationConflictError`. */
   readonly expectedVersion?: number;
+  /**
+   * A JSON object that replaces the thread's stored state in the same transaction (the run's
+   * persisted state keys, such as `summarize`'s summary); left out, the stored state is kept. A
+   * retried append (same run id and messages) writes nothing, its state included.
+   */
+  readonly state?: Readonly<Record<string, unknown>>;
 }
 
 /** A filter and page of `listThreads`. */

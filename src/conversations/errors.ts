@@ -49,7 +49,7 @@ export class ConversationRunConflictError extends ConversationError {
 
 /** A thread id, run id, metadata value or message breaks a bound of the store; nothing was written. */
 export class ConversationLimitError extends ConversationError {
-  /** The bound broken: `threadId`, `runId`, `title`, `owner`, `messagesPerAppend`, `messageBytes`, `messageText`, `expectedVersion`, `limit`, `cursor`. */
+  /** The bound broken: `threadId`, `runId`, `title`, `owner`, `messagesPerAppend`, `messageBytes`, `messageText`, `state`, `stateBytes`, `expectedVersion`, `limit`, `cursor`. */
   readonly limit: string;
 
   constructor(threadId: string, limit: string, message: string) {

@@ -1,5 +1,5 @@
 import type { ChatMessage } from "../chat/chatMessage";
-import { checkAppend, checkExpectedVersion, checkId, checkList, checkMetadata, type ConversationLimits, encodeCursor, resolveLimits } from "./conversationLimits";
+import { checkAppend, checkExpectedVersion, checkId, checkList, checkMetadata, checkState, type ConversationLimits, encodeCursor, resolveLimits } from "./conversationLimits";
 import type { ConversationMetadata, ConversationStore, ConversationSummary } from "./conversationStore";
 import { ConversationConflictError, ConversationRunConflictError } from "./errors";
 
@@ -10,6 +10,8 @@ interface MemoryThread {
   createdAt: number;
   updatedAt: number;
   readonly messages: ChatMessage[];
+  /** The stored state as JSON text (a copy, so a caller's later change to its object does not reach it). */
+  state: string;
   readonly runs: Map<string, { digest: string; firstSeq: number; version: number }>;
 }
 
@@ -28,7 +30,7 @@ export function memoryConversationStore(options: MemoryConversationStoreOptions 
   const threads = new Map<string, MemoryThread>();
   const metadataOf = (t: MemoryThread): ConversationMetadata => ({ title: t.title, owner: t.owner, createdAt: new Date(t.createdAt), updatedAt: new Date(t.updatedAt) });
   const create = (threadId: string, now: number): MemoryThread => {
-    const thread: MemoryThread = { version: 0, title: null, owner: null, createdAt: now, updatedAt: now, messages: [], runs: new Map() };
+    const thread: MemoryThread = { version: 0, title: null, owner: null, createdAt: now, updatedAt: now, messages: [], state: "{}", runs: new Map() };
     threads.set(threadId, thread);
     return thread;
   };
@@ -36,14 +38,15 @@ export function memoryConversationStore(options: MemoryConversationStoreOptions 
     async load(threadId) {
       checkId(threadId, "threadId", threadId);
       const thread = threads.get(threadId);
-      if (thread === undefined) return { threadId, version: 0, messages: [], metadata: null };
-      return { threadId, version: thread.version, messages: [...thread.messages], metadata: metadataOf(thread) };
+      if (thread === undefined) return { threadId, version: 0, messages: [], metadata: null, state: {} };
+      return { threadId, version: thread.version, messages: [...thread.messages], metadata: metadataOf(thread), state: JSON.parse(thread.state) as Record<string, unknown> };
     },
     async append(threadId, runId, messages, appendOptions) {
       checkId(threadId, "threadId", threadId);
       checkId(threadId, "runId", runId);
       const expected = checkExpectedVersion(threadId, appendOptions?.expectedVersion);
       const { digest } = checkAppend(threadId, runId, messages, limits);
+      const state = checkState(threadId, runId, appendOptions?.state, limits);
       const existing = threads.get(threadId);
       const run = existing?.runs.get(runId);
       if (run !== undefined) {
@@ -57,6 +60,7 @@ export function memoryConversationStore(options: MemoryConversationStoreOptions 
       const firstSeq = thread.messages.length + 1;
       thread.messages.push(...messages);
       thread.version += 1;
+      if (state !== undefined) thread.state = state;
       thread.updatedAt = Math.max(now, thread.updatedAt);
       thread.runs.set(runId, { digest, firstSeq, version: thread.version });
       return { version: thread.version, appended: true, firstSeq };

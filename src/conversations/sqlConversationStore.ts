@@ -1,5 +1,5 @@
 import { ChatMessage } from "../chat/chatMessage";
-import { checkAppend, checkExpectedVersion, checkId, checkList, checkMetadata, encodeCursor, type ResolvedConversationLimits } from "./conversationLimits";
+import { checkAppend, checkExpectedVersion, checkId, checkList, checkMetadata, checkState, encodeCursor, storedState, type ResolvedConversationLimits } from "./conversationLimits";
 import type { ConversationMetadata, ConversationStore, ConversationSummary } from "./conversationStore";
 import { ConversationConflictError, ConversationCorruptError, ConversationRunConflictError } from "./errors";
 import type { SqlDriver, SqlSession } from "./sqlDriver";
@@ -17,12 +17,14 @@ export function sqlConversationStore(driver: SqlDriver, limits: ResolvedConversa
       checkId(threadId, "threadId", threadId);
       return driver.transaction(async (tx) => {
         // FOR SHARE waits for an append in flight, so the version and the messages are of one commit.
-        const [row] = await tx.query(`SELECT ${threadColumns} FROM conversation_threads WHERE thread_id = $1 FOR SHARE`, [threadId]);
-        if (row === undefined) return { threadId, version: 0, messages: [], metadata: null };
+        const [row] = await tx.query(`SELECT ${threadColumns}, state FROM conversation_threads WHERE thread_id = $1 FOR SHARE`, [threadId]);
+        if (row === undefined) return { threadId, version: 0, messages: [], metadata: null, state: {} };
         const summary = summaryOf(row, threadId);
+        const state = storedState(row.state);
+        if (state === undefined) throw new ConversationCorruptError(threadId, "thread", "its state is not a JSON object");
         const rows = await tx.query("SELECT seq, message FROM conversation_messages WHERE thread_id = $1 ORDER BY seq", [threadId]);
         const messages = rows.map((r) => messageOf(threadId, r));
-        return { threadId, version: summary.version, messages, metadata: summary.metadata };
+        return { threadId, version: summary.version, messages, metadata: summary.metadata, state };
       });
     },
     async append(threadId, runId, messages, options) {
@@ -30,6 +32,7 @@ export function sqlConversationStore(driver: SqlDriver, limits: ResolvedConversa
       checkId(threadId, "runId", runId);
       const expected = checkExpectedVersion(threadId, options?.expectedVersion);
       const { rows, digest } = checkAppend(threadId, runId, messages, limits);
+      const state = checkState(threadId, runId, options?.state, limits);
       return driver.transaction(async (tx) => {
         const now = Date.now();
         await tx.query("INSERT INTO conversation_threads (thread_id, version, message_count, created_at, updated_at) VALUES ($1, 0, 0, $2, $2) ON CONFLICT (thread_id) DO NOTHING", [threadId, now]);
@@ -46,7 +49,7 @@ export function sqlConversationStore(driver: SqlDriver, limits: ResolvedConversa
         const seqs = rows.map((_, i) => firstSeq + i);
         await tx.query("INSERT INTO conversation_messages (thread_id, seq, run_id, message) SELECT $1, s, $2, m::jsonb FROM unnest($3::integer[], $4::text[]) AS t(s, m)", [threadId, runId, seqs, rows]);
         const version = current.version + 1;
-        await tx.query("UPDATE conversation_threads SET version = $2, message_count = $3, updated_at = GREATEST(updated_at, $4) WHERE thread_id = $1", [threadId, version, current.messageCount + rows.length, now]);
+        await tx.query("UPDATE conversation_threads SET version = $2, message_count = $3, updated_at = GREATEST(updated_at, $4), state = CASE WHEN $5::text IS NULL THEN state ELSE $5::jsonb END WHERE thread_id = $1", [threadId, version, current.messageCount + rows.length, now, state ?? null]);
         await tx.query("INSERT INTO conversation_runs (thread_id, run_id, digest, first_seq, message_count, version, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)", [threadId, runId, digest, firstSeq, rows.length, version, now]);
         return { version, appended: true, firstSeq };
       });

@@ -34,7 +34,7 @@ export function conversationStoreConformance(name: string, open: () => Promise<C
 
     it("loads a thread never written as version 0 with no messages and no metadata", async () => {
       const threadId = newId("empty");
-      expect(await store.load(threadId)).toEqual({ threadId, version: 0, messages: [], metadata: null });
+      expect(await store.load(threadId)).toEqual({ threadId, version: 0, messages: [], metadata: null, state: {} });
       expect(await store.getMetadata(threadId)).toBeNull();
       expect(await store.deleteThread(threadId)).toBe(false);
     });
@@ -138,7 +138,7 @@ export function conversationStoreConformance(name: string, open: () => Promise<C
       expect(await store.deleteThread(ids[0]!)).toBe(true);
       expect(await handles.second.deleteThread(ids[0]!)).toBe(false);
       expect((await store.listThreads({ owner })).threads.map((t) => t.threadId).sort()).toEqual(ids.slice(1).sort());
-      expect(await store.load(ids[0]!)).toEqual({ threadId: ids[0], version: 0, messages: [], metadata: null });
+      expect(await store.load(ids[0]!)).toEqual({ threadId: ids[0], version: 0, messages: [], metadata: null, state: {} });
       // The deleted thread's run ids are gone with it: the same run appends afresh.
       expect(await store.append(ids[0]!, "run-1", turn(7))).toEqual({ version: 1, appended: true, firstSeq: 1 });
     });
@@ -155,6 +155,44 @@ export function conversationStoreConformance(name: string, open: () => Promise<C
       expect(after).toMatchObject({ title: null, owner: "user-1", createdAt: created.createdAt });
       expect(after!.updatedAt.getTime()).toBeGreaterThanOrEqual(created.updatedAt.getTime());
       expect((await store.load(threadId)).metadata).toEqual(after);
+    });
+
+    it("stores the state an append carries in the same write, keeps it when an append carries none, and writes none on a retry", async () => {
+      const threadId = newId("state");
+      const summary = { conversation_summary: { covered: 4, text: "Ana asked for a refund of order 7 (€20)." }, nested: [1, "two", null, { deep: true }] };
+      await store.append(threadId, "run-1", turn(1), { state: summary });
+      expect((await handles.second.load(threadId)).state).toEqual(summary);
+      await store.append(threadId, "run-2", turn(2));
+      expect((await store.load(threadId)).state).toEqual(summary);
+      // A retry of run-2 carrying a state is the same append: nothing is written, the state included.
+      expect(await store.append(threadId, "run-2", turn(2), { state: { other: 1 } })).toMatchObject({ appended: false });
+      expect((await store.load(threadId)).state).toEqual(summary);
+      await handles.second.append(threadId, "run-3", turn(3), { state: {} });
+      expect((await store.load(threadId)).state).toEqual({});
+      // The caller's object changing later does not change what is stored.
+      const mutable: Record<string, unknown> = { count: 1 };
+      await store.append(threadId, "run-4", turn(4), { state: mutable });
+      mutable.count = 2;
+      expect((await store.load(threadId)).state).toEqual({ count: 1 });
+    });
+
+    it("refuses a state that is not a plain JSON object or is too large, writing nothing", async () => {
+      const threadId = newId("badstate");
+      const cycle: Record<string, unknown> = {};
+      cycle.self = cycle;
+      const cases: [unknown, string, string][] = [
+        [[1, 2], "state", `Conversation '${threadId}': run 'run-1' appends a state that is not a plain object of JSON values. Pass { key: value } or leave state out.`],
+        [new Date(0), "state", `Conversation '${threadId}': run 'run-1' appends a state that is not a plain object of JSON values. Pass { key: value } or leave state out.`],
+        [cycle, "state", `Conversation '${threadId}': run 'run-1' appends a state that is not JSON (Converting circular structure to JSON\n    --> starting at object with constructor 'Object'\n    --- property 'self' closes the circle). Pass plain JSON values.`],
+        [{ text: "a\u0000b" }, "state", `Conversation '${threadId}': run 'run-1' appends a state that contains a NUL character (U+0000), which Postgres JSONB cannot store. Remove NUL characters first.`],
+        [{ big: "x".repeat(1024 * 1024) }, "stateBytes", `Conversation '${threadId}': run 'run-1' appends a state of ${1024 * 1024 + 10} bytes as JSON, more than limits.maxStateBytes (1048576). Persist fewer state keys or raise the limit.`],
+      ];
+      for (const [state, limit, message] of cases) {
+        const error = await store.append(threadId, "run-1", turn(1), { state: state as Record<string, unknown> }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ConversationLimitError);
+        expect({ limit: (error as ConversationLimitError).limit, message: (error as Error).message }).toEqual({ limit, message });
+      }
+      expect(await store.load(threadId)).toEqual({ threadId, version: 0, messages: [], metadata: null, state: {} });
     });
 
     it("refuses ids, metadata and appends beyond its bounds with ConversationLimitError, writing nothing", async () => {
@@ -179,7 +217,7 @@ export function conversationStoreConformance(name: string, open: () => Promise<C
         expect(error).toBeInstanceOf(ConversationLimitError);
         expect({ limit: (error as ConversationLimitError).limit, message: (error as Error).message }).toEqual({ limit, message });
       }
-      expect(await store.load(threadId)).toEqual({ threadId, version: 0, messages: [], metadata: null });
+      expect(await store.load(threadId)).toEqual({ threadId, version: 0, messages: [], metadata: null, state: {} });
       expect((await store.load("t".repeat(256))).version).toBe(0);
     });
 
