@@ -21,6 +21,8 @@ import { agentTool, type AgentToolOptions } from "../compose/agentTool";
 import { nestedDepth } from "../compose/nestedRun";
 import { type AgentStreamEvent, EventQueue } from "./agentStream";
 import { resumeRun } from "./resumeRun";
+import type { SnapshotConversation } from "./snapshot";
+import { runInThread } from "./threadRun";
 import { runLoop } from "../run/runLoop";
 import { redactValues } from "../util/redact";
 import { reportToolFault } from "../tools/reportToolFault";
@@ -194,6 +196,17 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
    */
   async run<R extends OutputSchema | undefined = O>(input: AgentRunInput<S, R>): Promise<AgentResult<S, E, R>> {
     if (typeof input !== "object" || input === null) throw new ConfigurationError("Agent.run", `Agent.run(input) needs an input object such as { messages: [...] }, got ${describeKind(input)}.`);
+    if ((input as AgentRunOptions).conversation === undefined) return this.#run(input, undefined);
+    checkRunOptions(input);
+    return runInThread(input as AgentRunOptions & Record<string, unknown>, {
+      run: (inner, binding) => this.#run(inner as AgentRunInput<S, R>, { binding }),
+      seal: (snapshot) => this.#signer?.sign(snapshot) ?? snapshot,
+      stateKeys: new Set(this.#stateKeys.keys()),
+    });
+  }
+
+  // The run itself; `thread` is set when it runs in a thread (runInThread), with the binding a fresh run's snapshots carry.
+  async #run<R extends OutputSchema | undefined>(input: AgentRunInput<S, R>, thread: { readonly binding: SnapshotConversation | undefined } | undefined): Promise<AgentResult<S, E, R>> {
     checkRunOptions(input);
     const options = input as AgentRunOptions;
     const { tools, toolSpecs } = this.#toolsForRun(options.tools);
@@ -219,6 +232,11 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
       throw error;
     }
     const { state, start } = prepared;
+    const binding = start.conversation ?? thread?.binding;
+    if (start.conversation !== undefined && thread === undefined) {
+      abort.dispose();
+      throw new ConfigurationError("Agent.run", `Agent.run was given a snapshot of a run in thread '${start.conversation.threadId}' without conversation; pass conversation: { store, threadId: '${start.conversation.threadId}' } so that its messages are appended when it ends.`);
+    }
     const runHooks = checkHooks(options.hooks, "Agent.run");
     const usage = new UsageTally(start.usage);
     let observer = RunObserver.create({
@@ -254,7 +272,10 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
       abort,
       redact: redactValues,
       reportFault: reportToolFault,
-      sealSnapshot: (snapshot) => this.#signer?.sign(snapshot) ?? snapshot,
+      sealSnapshot: (snapshot) => {
+        const bound = binding === undefined ? snapshot : { ...snapshot, conversation: binding };
+        return this.#signer?.sign(bound) ?? bound;
+      },
       runId,
       agentName: this.#name,
       usage,

@@ -1,4 +1,5 @@
 import type { ChatGenerator } from "../chat/chatGenerator";
+import type { ConversationStore } from "../conversations/conversationStore";
 import type { ChatMessage } from "../chat/chatMessage";
 import type { StreamingCallback } from "../chat/streaming";
 import type { ConfirmationDecision, ConfirmationStrategies, PendingConfirmation } from "../hitl/confirmationTypes";
@@ -94,6 +95,35 @@ export interface AgentOptions<S extends StateSchema, E extends string = string, 
   middleware?: readonly Middleware<S>[];
 }
 
+/** The `conversation` option of `agent.run`: the thread a run reads its history from and appends to. */
+export interface ConversationRunOption {
+  /** Where the thread is kept (`toolwright/conversations`: PGlite, Postgres, Redis or memory). */
+  readonly store: ConversationStore;
+  /** The thread's id (1 to 256 printable characters). */
+  readonly threadId: string;
+  /**
+   * State keys saved with the thread when a run ends and given to the next run as initial values
+   * (for example `summarize`'s `"conversation_summary"`, so a long thread is not summarized anew
+   * each turn). Their values must be JSON.
+   */
+  readonly persistState?: readonly string[];
+  /**
+   * When another run appended to the thread after this one loaded it: `"error"` (default) rejects
+   * with `ConversationAppendError` (`conflict: true`, the result and messages on it, nothing
+   * appended); `"append"` appends this run's messages after the other run's.
+   */
+  readonly onConflict?: "error" | "append";
+}
+
+/** What a run in a thread reports about the thread (`result.conversation`). */
+export interface ConversationRunInfo {
+  readonly threadId: string;
+  /** The thread's version after this run (unchanged for a paused run, or a retried append). */
+  readonly version: number;
+  /** How many messages this call appended (0 for a paused run, or for a retry the store recognised). */
+  readonly appended: number;
+}
+
 /** Per-run options of `agent.run(...)`; every state key may also be given, as its initial value. */
 export interface AgentRunOptions {
   /** The conversation so far (the system prompt is prepended). */
@@ -147,6 +177,12 @@ export interface AgentRunOptions {
   hooks?: AgentHooks;
   /** Middleware for this run, after the Agent's own `middleware`. */
   middleware?: readonly Middleware[];
+  /**
+   * Runs in a persisted thread: the thread's history goes before `messages`, and the run's new
+   * messages are appended once it ends (a paused run appends when it is resumed to its end). Give
+   * a stable `runId` (a request id) so that a retried request appends once.
+   */
+  conversation?: ConversationRunOption;
 }
 
 /** The input of `agent.run(...)`: run options plus initial state values; `O` is the run's output schema. */
@@ -173,6 +209,8 @@ export type AgentResultBase<S extends StateSchema> = Partial<Omit<StateValues<S>
   stepCount: number;
   /** Tokens, model calls and tool calls of the whole run (a resumed run includes what it used before the pause). */
   usage: RunUsage;
+  /** With the `conversation` run option: the thread, its version now, and how many messages this run appended. */
+  conversation?: ConversationRunInfo;
 };
 
 /**
@@ -232,6 +270,7 @@ export const runOptionKeys: ReadonlySet<string> = new Set([
   "outputSchema",
   "promptVariables",
   "stateUpdates",
+  "conversation",
 ]);
 
 /** Names the Agent uses for run options and results; they cannot be state keys (`messages` is one). */

@@ -42,6 +42,11 @@ export interface ResumeContext {
  */
 export function resumeRun(value: unknown, decisions: unknown, context: ResumeContext): { state: State; start: LoopStart } {
   const parsed = parseSnapshot(value);
+  const resumed = resumeAt(value, parsed, decisions, context);
+  return parsed.conversation === undefined ? resumed : { state: resumed.state, start: { ...resumed.start, conversation: parsed.conversation } };
+}
+
+function resumeAt(value: unknown, parsed: ReturnType<typeof parseSnapshot>, decisions: unknown, context: ResumeContext): { state: State; start: LoopStart } {
   if (context.signer) context.signer.verify(value as AgentSnapshot, parsed.signature);
   const state = stateFrom(parsed.state, context.schema);
   if (context.stateUpdates !== undefined) applyStateUpdates(state, context.stateUpdates);

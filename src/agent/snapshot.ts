@@ -43,8 +43,23 @@ export interface AgentSnapshot {
   readonly usage?: RunUsage;
   /** The W3C trace context of the run's trace, when it was traced: a resumed run continues that trace. */
   readonly trace?: TraceContext;
+  /** The thread the run belongs to, when it ran with `conversation`: resuming appends to it. */
+  readonly conversation?: SnapshotConversation;
   /** `hmac-sha256:<base64url>` over the rest, when the Agent that made it has a `snapshotKey`. */
   readonly signature?: string;
+}
+
+/**
+ * Where a run in a thread stands against its thread: the thread and run ids, the thread version it
+ * loaded (or last appended), how many of its conversation's messages (system messages aside) came
+ * from the thread, and how many of the run's own it has appended (a stopped run's, before it continues).
+ */
+export interface SnapshotConversation {
+  readonly threadId: string;
+  readonly runId: string;
+  readonly version: number;
+  readonly from: number;
+  readonly appended?: number;
 }
 
 /** A sub-run paused inside a tool step, to be continued: its snapshot and the decisions for it. */
@@ -112,10 +127,10 @@ export function snapshotFromPosition(state: StateJSON, position: RunPosition): A
  * without trusting any: the result is the state's JSON (checked against the schema later) and the
  * run's position. Throws `SnapshotError` naming the field at fault.
  */
-export function parseSnapshot(value: unknown): { readonly state: StateJSON; readonly position: RunPosition; readonly signature: string | undefined } {
+export function parseSnapshot(value: unknown): { readonly state: StateJSON; readonly position: RunPosition; readonly signature: string | undefined; readonly conversation: SnapshotConversation | undefined } {
   if (!isPlainObject(value)) throw snapshotProblem("(root)", `is ${describeKind(value)}, not a snapshot object`);
   if (nestingDepthExceeds(value, limits.maxSnapshotDepth)) throw snapshotProblem("(root)", `nests deeper than ${limits.maxSnapshotDepth} levels, the limit`);
-  const known = ["version", "state", "stepCount", "visits", "next", "toolStep", "usage", "trace", "signature"];
+  const known = ["version", "state", "stepCount", "visits", "next", "toolStep", "usage", "trace", "conversation", "signature"];
   const unknown = Object.keys(value).find((key) => !known.includes(key));
   if (unknown !== undefined) throw snapshotProblem(truncateForEcho(unknown), "is not a snapshot field");
   if (value.version !== 1) throw snapshotProblem("version", `is ${describeKind(value.version)}; this toolwright reads version 1`);
@@ -132,7 +147,21 @@ export function parseSnapshot(value: unknown): { readonly state: StateJSON; read
   const trace = value.trace === undefined ? undefined : parseTrace(value.trace);
   const position: RunPosition = { stepCount, visits: { chatGenerator, tools }, next, ...(next === "tool" && { toolStep: parseToolStep(value.toolStep) }), usage, ...(trace && { trace }) };
   if (next === "chat_generator" && value.toolStep !== undefined) throw snapshotProblem("toolStep", 'is only allowed with next: "tool"');
-  return { state: value.state as StateJSON, position, signature: value.signature };
+  return { state: value.state as StateJSON, position, signature: value.signature, conversation: value.conversation === undefined ? undefined : parseConversation(value.conversation) };
+}
+
+/** Reads a snapshot's `conversation` (its thread binding), checking every field; exported for the thread run, which reads it before the run verifies the signature. */
+export function parseConversation(value: unknown): SnapshotConversation {
+  const shape = "is not { threadId, runId, version, from, appended? }";
+  if (!isPlainObject(value) || Object.keys(value).some((key) => !["threadId", "runId", "version", "from", "appended"].includes(key))) throw snapshotProblem("conversation", shape);
+  for (const id of ["threadId", "runId"] as const) {
+    const text = value[id];
+    if (typeof text !== "string" || text.length === 0 || text.length > 256) throw snapshotProblem(`conversation.${id}`, `is ${describeKind(text)}, not a string of 1 to 256 characters`);
+  }
+  const version = count(value.version, "conversation.version");
+  const from = count(value.from, "conversation.from");
+  const appended = value.appended === undefined ? undefined : count(value.appended, "conversation.appended");
+  return { threadId: value.threadId as string, runId: value.runId as string, version, from, ...(appended !== undefined && { appended }) };
 }
 
 function parseToolStep(value: unknown): NonNullable<RunPosition["toolStep"]> {

@@ -1,6 +1,7 @@
 // toolwright/conversations: threads that persist. pg and @electric-sql/pglite are optional peer dependencies.
 export type { ConversationLimits } from "./conversationLimits";
 export type { ConversationAppendOptions, ConversationAppendResult, ConversationListOptions, ConversationMetadata, ConversationMetadataUpdate, ConversationPage, ConversationStore, ConversationSummary, ConversationThread } from "./conversationStore";
+export { ConversationAppendError } from "../agent/conversationAppendError";
 export { ConversationConflictError, ConversationCorruptError, ConversationError, ConversationLimitError, ConversationRunConflictError } from "./errors";
 export { memoryConversationStore } from "./memoryConversationStore";
 export type { MemoryConversationStoreOptions } from "./memoryConversationStore";

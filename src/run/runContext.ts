@@ -9,7 +9,7 @@ import type { State } from "../state/state";
 import type { Tool } from "../tools/tool";
 import type { InvokeToolsOptions, NestedStep } from "../tools/invokeTools";
 import type { AbortScope } from "../util/abortScope";
-import type { AgentSnapshot, RunPosition } from "../agent/snapshot";
+import type { AgentSnapshot, RunPosition, SnapshotConversation } from "../agent/snapshot";
 import type { FinalOutput } from "../agent/finalOutput";
 import type { MaybePromise, RunStop, StopReason } from "./middleware";
 
@@ -99,6 +99,8 @@ export interface RunFeatures {
 export type LoopStart = RunPosition & {
   /** True when continuing a snapshot: the point it stopped at is passed without checking the breakpoint. */
   readonly resumed: boolean;
+  /** The thread binding of the snapshot continued (a run in a thread): its snapshots carry it on. */
+  readonly conversation?: SnapshotConversation;
 };
 
 /** How the loop ended. */

@@ -172,7 +172,7 @@ describe("Agent", () => {
       const error = configurationError({ chatGenerator, stateSchema: { stepCount: { type: z.number() } } });
 
       expect(error.message).toBe(
-        "State key 'stepCount' is reserved by the Agent for run options and results; rename the key. Reserved: lastMessage, exitReason, stepCount, usage, systemPrompt, tools, generationKwargs, streamingCallback, signal, snapshot, breakpoint, decisions, confirmationContext, runId, onCheckpoint, hooks, middleware, outputSchema, promptVariables, stateUpdates, pendingConfirmations, stopped, output.",
+        "State key 'stepCount' is reserved by the Agent for run options and results; rename the key. Reserved: lastMessage, exitReason, stepCount, usage, systemPrompt, tools, generationKwargs, streamingCallback, signal, snapshot, breakpoint, decisions, confirmationContext, runId, onCheckpoint, hooks, middleware, outputSchema, promptVariables, stateUpdates, conversation, pendingConfirmations, stopped, output.",
       );
       expect(error.subject).toBe("stateSchema.stepCount");
     });

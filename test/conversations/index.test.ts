@@ -14,6 +14,7 @@ function runPackage(script: string, type: "commonjs" | "module" = "commonjs"): s
 }
 
 const runtimeNames = [
+  "ConversationAppendError",
   "ConversationConflictError",
   "ConversationCorruptError",
   "ConversationError",

@@ -433,7 +433,7 @@ describe("Agent.fromJSON", () => {
         definition({ stateSchema: { usage: { type: { type: "object" } } } }),
         undefined,
         ["stateSchema", "usage"],
-        "stateSchema.usage: State key 'usage' is reserved by the Agent for run options and results; rename the key. Reserved: lastMessage, exitReason, stepCount, usage, systemPrompt, tools, generationKwargs, streamingCallback, signal, snapshot, breakpoint, decisions, confirmationContext, runId, onCheckpoint, hooks, middleware, outputSchema, promptVariables, stateUpdates, pendingConfirmations, stopped, output.",
+        "stateSchema.usage: State key 'usage' is reserved by the Agent for run options and results; rename the key. Reserved: lastMessage, exitReason, stepCount, usage, systemPrompt, tools, generationKwargs, streamingCallback, signal, snapshot, breakpoint, decisions, confirmationContext, runId, onCheckpoint, hooks, middleware, outputSchema, promptVariables, stateUpdates, conversation, pendingConfirmations, stopped, output.",
       );
     });
   });
