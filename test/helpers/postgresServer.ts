@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { chownSync, mkdtempSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,6 +30,20 @@ async function freePort(): Promise<number> {
 }
 
 /**
+ * The directory of Debian's Postgres binaries: they live in /usr/lib/postgresql/<major>/bin, off the
+ * PATH (the newest major when several are installed); undefined when initdb is on the PATH.
+ */
+function postgresBin(): string | undefined {
+  const onPath = (process.env.PATH ?? "").split(":").some((dir) => dir !== "" && existsSync(join(dir, "initdb")));
+  if (onPath) return undefined;
+  const root = "/usr/lib/postgresql";
+  const majors = existsSync(root) ? readdirSync(root).filter((name) => existsSync(join(root, name, "bin", "initdb"))) : [];
+  const newest = majors.sort((a, b) => Number(b) - Number(a))[0];
+  if (newest === undefined) throw new Error("startPostgresServer: no initdb on the PATH or in /usr/lib/postgresql/*/bin; install Debian's postgresql package (.ci/run does).");
+  return join(root, newest, "bin");
+}
+
+/**
  * Starts a real Postgres: `initdb` into a temp directory (trust auth, UTF8), `pg_ctl start` on a free
  * 127.0.0.1 port with its socket in that directory. Postgres refuses to run as root, so under root the
  * binaries run as the `postgres` user through runuser.
@@ -37,7 +51,11 @@ async function freePort(): Promise<number> {
 export async function startPostgresServer(): Promise<PostgresServer> {
   const dir = mkdtempSync(join(tmpdir(), "toolwright-pg-"));
   const asRoot = process.getuid?.() === 0;
-  const exec = (command: string, args: string[]) => (asRoot ? run("runuser", ["-u", "postgres", "--", command, ...args]) : run(command, args));
+  const bin = postgresBin();
+  const exec = (name: string, args: string[]) => {
+    const command = bin === undefined ? name : join(bin, name);
+    return asRoot ? run("runuser", ["-u", "postgres", "--", command, ...args]) : run(command, args);
+  };
   if (asRoot) {
     const { stdout } = await run("id", ["-u", "postgres"]);
     const { stdout: gid } = await run("id", ["-g", "postgres"]);
