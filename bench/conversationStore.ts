@@ -19,12 +19,12 @@ interface OpenedStore {
 const sizes = [10, 100, 1_000] as const;
 type Size = (typeof sizes)[number];
 
-// Loads: at most this many samples, stopping early (after 20) once the time budget is spent.
+// Loads: at most this many samples per size, fewer (at least 20) once the time budget is spent.
 const loadSamples: Record<Size, number> = { 10: 300, 100: 150, 1_000: 40 };
 // Appends: [threads of the size, appends onto each]. An append adds 4 messages, so a thread of 1,000
 // takes 5 (ends at 1,020) rather than needing 50 seeded threads of 1,000 messages.
 const appendPlan: Record<Size, readonly [number, number]> = { 10: [60, 1], 100: [60, 1], 1_000: [12, 5] };
-const budgetMs = 3_000;
+const budgetMs = 3_000; // per size
 const writerCounts = [8, 32] as const;
 const concurrentMs = 1_500;
 const warmupMs = 200;
@@ -101,21 +101,13 @@ async function openPostgres(): Promise<OpenedStore> {
 async function measure({ name, store }: OpenedStore, log: (line: string) => void): Promise<StoreFigures> {
   const started = performance.now();
   await store.append("warmup", "seed", sampleThread(100, 7));
-  for (let i = 0; i < 20; i++) {
+  for (let i = 0; i < 50; i++) {
     await store.load("warmup");
     await store.append("warmup", `warm-${i}`, runs[i % runs.length]!);
   }
-  const load = {} as Record<Size, number[]>;
-  const append = {} as Record<Size, number[]>;
-  for (const size of sizes) {
-    const threadId = `load-${size}`;
-    await store.append(threadId, "seed", sampleThread(size, size));
-    load[size] = await sample(loadSamples[size], async () => {
-      const thread = await store.load(threadId);
-      if (thread.messages.length !== size) throw new Error(`${name}: thread '${threadId}' loaded ${thread.messages.length} messages, expected ${size}.`);
-    });
-    append[size] = await appendLatencies(store, size);
-  }
+  for (const size of sizes) await store.append(`load-${size}`, "seed", sampleThread(size, size));
+  const load = await loadLatencies(name, store);
+  const append = await appendLatencies(store);
   const rates: { writers: number; shared: boolean; rate: number; appends: number }[] = [];
   for (const writers of writerCounts) {
     for (const shared of [false, true]) rates.push({ writers, shared, ...(await appendRate(store, `rate-${writers}-${shared ? "one" : "own"}`, writers, shared)) });
@@ -124,29 +116,39 @@ async function measure({ name, store }: OpenedStore, log: (line: string) => void
   return { name, load, append, rates };
 }
 
-/** Runs `fn` up to `count` times (at least 20, then until the time budget is spent); each run's wall time in ms. */
-async function sample(count: number, fn: () => Promise<void>): Promise<number[]> {
-  const times: number[] = [];
-  const deadline = performance.now() + budgetMs;
-  for (let i = 0; i < count && (i < 20 || performance.now() < deadline); i++) {
-    const start = performance.now();
-    await fn();
-    times.push(performance.now() - start);
+/**
+ * Loads of the seeded threads, the sizes taken in turn so that warm-up and the machine's drift fall
+ * on all of them alike: up to loadSamples per size, at least 20, then until the time budget is spent.
+ */
+async function loadLatencies(name: string, store: ConversationStore): Promise<Record<Size, number[]>> {
+  const times: Record<Size, number[]> = { 10: [], 100: [], 1_000: [] };
+  const deadline = performance.now() + budgetMs * sizes.length;
+  for (let i = 0; sizes.some((size) => i < loadSamples[size]) && (i < 20 || performance.now() < deadline); i++) {
+    for (const size of sizes.filter((s) => i < loadSamples[s])) {
+      const start = performance.now();
+      const thread = await store.load(`load-${size}`);
+      times[size].push(performance.now() - start);
+      if (thread.messages.length !== size) throw new Error(`${name}: thread 'load-${size}' loaded ${thread.messages.length} messages, expected ${size}.`);
+    }
   }
   return times;
 }
 
-/** One run's append (4 messages) onto seeded threads of `size` messages. */
-async function appendLatencies(store: ConversationStore, size: Size): Promise<number[]> {
-  const [threads, each] = appendPlan[size];
-  const ids = Array.from({ length: threads }, (_, t) => `append-${size}-${t}`);
-  for (const [t, id] of ids.entries()) await store.append(id, "seed", sampleThread(size, size * 1_000 + t));
-  const times: number[] = [];
-  for (let round = 0; round < each; round++) {
-    for (const [t, id] of ids.entries()) {
+/** One run's append (4 messages) onto seeded threads of each size, the sizes taken in turn. */
+async function appendLatencies(store: ConversationStore): Promise<Record<Size, number[]>> {
+  const ids = (size: Size) => Array.from({ length: appendPlan[size][0] }, (_, t) => `append-${size}-${t}`);
+  for (const size of sizes) for (const [t, id] of ids(size).entries()) await store.append(id, "seed", sampleThread(size, size * 1_000 + t));
+  const times: Record<Size, number[]> = { 10: [], 100: [], 1_000: [] };
+  const turns = Math.max(...sizes.map((size) => appendPlan[size][0] * appendPlan[size][1]));
+  for (let i = 0; i < turns; i++) {
+    for (const size of sizes) {
+      const [threads, each] = appendPlan[size];
+      if (i >= threads * each) continue;
+      const id = `append-${size}-${i % threads}`;
+      const round = Math.floor(i / threads);
       const start = performance.now();
-      const result = await store.append(id, `run-${round}`, runs[(t + round) % runs.length]!);
-      times.push(performance.now() - start);
+      const result = await store.append(id, `run-${round}`, runs[i % runs.length]!);
+      times[size].push(performance.now() - start);
       if (result.firstSeq !== size + round * 4 + 1) throw new Error(`Thread '${id}': run-${round} landed at seq ${result.firstSeq}, expected ${size + round * 4 + 1}.`);
     }
   }
