@@ -3,6 +3,7 @@ import { benchBudgetOverhead } from "./budgetOverhead";
 import { benchCluster } from "./cluster/benchCluster";
 import { benchCodegen } from "./codegen";
 import { benchComposition } from "./composition";
+import { benchConversationStores } from "./conversationStore";
 import { benchDataPatterns } from "./dataPatterns";
 import { benchDefinition } from "./definition";
 import { benchLoopOverhead } from "./loopOverhead";
@@ -16,10 +17,10 @@ import { benchTracing } from "./tracing";
 import { benchUIStream } from "./uiStream";
 import { benchWideReply } from "./wideReply";
 
-const sections = ["runtime", "peer", "codegen", "cluster", "mcp", "tracing", "composition", "aisdk", "definition"] as const;
+const sections = ["runtime", "peer", "codegen", "cluster", "mcp", "tracing", "composition", "aisdk", "definition", "conversations"] as const;
 type Section = (typeof sections)[number];
 
-/** `node dist/bench/index.js [runtime] [peer] [codegen] [cluster] [mcp] [tracing] [composition] [aisdk] [definition]`: the named sections, or all of them. */
+/** `node dist/bench/index.js [runtime] [peer] [codegen] [cluster] [mcp] [tracing] [composition] [aisdk] [definition] [conversations]`: the named sections, or all of them. */
 function chosenSections(argv: readonly string[]): Section[] {
   const unknown = argv.filter((a) => !(sections as readonly string[]).includes(a));
   if (unknown.length > 0) throw new Error(`unknown benchmark section ${unknown.map((a) => `'${a}'`).join(", ")}; the sections are ${sections.join(", ")}`);
@@ -68,6 +69,10 @@ async function main(): Promise<void> {
   if (chosen.includes("definition")) {
     console.log("## definition (agents as data: Agent.fromJSON, toJSON, YAML, prompt templates, and what loads when; issue #16)");
     await benchDefinition((line) => console.log(line));
+  }
+  if (chosen.includes("conversations")) {
+    console.log("## conversations (toolwright/conversations: load and append latency, concurrent appends; memory, PGlite in a temp dataDir, a Postgres server of its own; issue #31)");
+    await benchConversationStores((line) => console.log(line));
   }
 }
 

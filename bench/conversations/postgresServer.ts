@@ -1,0 +1,64 @@
+// A real Postgres for the conversation store benchmark, the same as test/helpers/postgresServer.ts:
+// the build compiles bench/ and not test/, so the bench keeps its own copy.
+import { execFile } from "node:child_process";
+import { chownSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/** A Postgres server the benchmark started: its connection string, and `stop()` to end it and remove its files. */
+export interface PostgresServer {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres`. */
+  readonly url: string;
+  /** The port it listens on (127.0.0.1 only). */
+  readonly port: number;
+  /** Stops the server (fast shutdown) and deletes its data directory. */
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1, as the kernel hands one out. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/**
+ * Starts a real Postgres: `initdb` into a temp directory (trust auth, UTF8), `pg_ctl start` on a free
+ * 127.0.0.1 port with its socket in that directory. Postgres refuses to run as root, so under root the
+ * binaries run as the `postgres` user through runuser. Unlike the tests' server it keeps Postgres'
+ * default durability (fsync on): an append's figure includes the commit's flush to this machine's disk.
+ */
+export async function startPostgresServer(): Promise<PostgresServer> {
+  const dir = mkdtempSync(join(tmpdir(), "toolwright-pg-"));
+  const asRoot = process.getuid?.() === 0;
+  const exec = (command: string, args: string[]) => (asRoot ? run("runuser", ["-u", "postgres", "--", command, ...args]) : run(command, args));
+  if (asRoot) {
+    const { stdout } = await run("id", ["-u", "postgres"]);
+    const { stdout: gid } = await run("id", ["-g", "postgres"]);
+    chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
+  }
+  const data = join(dir, "data");
+  await exec("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
+  const port = await freePort();
+  await exec("pg_ctl", ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "60", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, "start"]);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    async stop() {
+      try {
+        await exec("pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "60", "stop"]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
