@@ -1,7 +1,7 @@
-// A real Postgres for the conversation store benchmark, the same as test/helpers/postgresServer.ts:
-// the build compiles bench/ and not test/, so the bench keeps its own copy.
+// A real Postgres for the tests and the conversation store benchmark (test/helpers/postgresServer.ts
+// re-exports it: the build compiles bench/ and not test/).
 import { execFile } from "node:child_process";
-import { chownSync, mkdtempSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 
 const run = promisify(execFile);
 
-/** A Postgres server the benchmark started: its connection string, and `stop()` to end it and remove its files. */
+/** A Postgres server a test or the benchmark started: its connection string, and `stop()` to end it and remove its files. */
 export interface PostgresServer {
   /** `postgres://postgres@127.0.0.1:<port>/postgres`. */
   readonly url: string;
@@ -32,15 +32,33 @@ async function freePort(): Promise<number> {
 }
 
 /**
+ * The directory of Debian's Postgres binaries: they live in /usr/lib/postgresql/<major>/bin, off the
+ * PATH (the newest major when several are installed); undefined when initdb is on the PATH.
+ */
+function postgresBin(): string | undefined {
+  const onPath = (process.env.PATH ?? "").split(":").some((dir) => dir !== "" && existsSync(join(dir, "initdb")));
+  if (onPath) return undefined;
+  const root = "/usr/lib/postgresql";
+  const majors = existsSync(root) ? readdirSync(root).filter((name) => existsSync(join(root, name, "bin", "initdb"))) : [];
+  const newest = majors.sort((a, b) => Number(b) - Number(a))[0];
+  if (newest === undefined) throw new Error("startPostgresServer: no initdb on the PATH or in /usr/lib/postgresql/*/bin; install Debian's postgresql package (.ci/run does).");
+  return join(root, newest, "bin");
+}
+
+/**
  * Starts a real Postgres: `initdb` into a temp directory (trust auth, UTF8), `pg_ctl start` on a free
  * 127.0.0.1 port with its socket in that directory. Postgres refuses to run as root, so under root the
- * binaries run as the `postgres` user through runuser. Unlike the tests' server it keeps Postgres'
- * default durability (fsync on): an append's figure includes the commit's flush to this machine's disk.
+ * binaries run as the `postgres` user through runuser. `fsync: false` skips the flush to disk at
+ * commit (the tests, where durability is not under test); the benchmark keeps Postgres' default.
  */
-export async function startPostgresServer(): Promise<PostgresServer> {
+export async function startPostgresServer(options: { readonly fsync?: boolean } = {}): Promise<PostgresServer> {
   const dir = mkdtempSync(join(tmpdir(), "toolwright-pg-"));
   const asRoot = process.getuid?.() === 0;
-  const exec = (command: string, args: string[]) => (asRoot ? run("runuser", ["-u", "postgres", "--", command, ...args]) : run(command, args));
+  const bin = postgresBin();
+  const exec = (name: string, args: string[]) => {
+    const command = bin === undefined ? name : join(bin, name);
+    return asRoot ? run("runuser", ["-u", "postgres", "--", command, ...args]) : run(command, args);
+  };
   if (asRoot) {
     const { stdout } = await run("id", ["-u", "postgres"]);
     const { stdout: gid } = await run("id", ["-g", "postgres"]);
@@ -49,7 +67,7 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   const data = join(dir, "data");
   await exec("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
   const port = await freePort();
-  await exec("pg_ctl", ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "60", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, "start"]);
+  await exec("pg_ctl", ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "60", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${options.fsync === false ? " -c fsync=off" : ""}`, "start"]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
