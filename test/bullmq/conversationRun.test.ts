@@ -201,6 +201,37 @@ describe("RunQueue.start with conversation (memoryConversationStore)", () => {
     }
   });
 
+  it("fails the run with ConversationAppendError when a step run again after its append landed gets another answer, the thread keeping the first", async () => {
+    const store = memoryConversationStore();
+    let lost = 1;
+    // The append lands but its answer is lost (the connection drops): the worker retries the step.
+    const dropping: ConversationStore = {
+      ...store,
+      load: (threadId) => store.load(threadId),
+      append: async (...args) => {
+        const written = await store.append(...args);
+        if (lost-- > 0) throw new Error("Connection terminated unexpectedly");
+        return written;
+      },
+    };
+    const { queue, worker, close } = setup();
+    try {
+      worker(dropping, [ChatMessage.fromAssistant("First answer."), ChatMessage.fromAssistant("Second answer.")]);
+      const runId = await queue.start({ ...question("Hi"), conversation: { threadId: "t-differs" } }, { runId: "differs-1" });
+      const outcome = await queue.result(runId);
+      if (outcome.status !== "failed") throw new Error(`failed expected, got ${outcome.status}`);
+      expect(outcome.error).toEqual({
+        name: "ConversationAppendError",
+        message:
+          "Conversation 't-differs': run 'differs-1' ended (text) but its 2 messages were not appended: Conversation 't-differs': run 'differs-1' already appended other messages to this thread. A run appends once: retry with the same messages, or give the new messages a new run id. The result and the messages are on this error (error.result, error.messages). Append them with store.append('t-differs', 'differs-1', error.messages) once the cause is fixed.",
+      });
+      expect(ChatMessage.fromJSON(outcome.result!.lastMessage).text).toBe("Second answer.");
+      expect(await thread(store, "t-differs")).toEqual({ version: 1, messages: ["user:Hi", "assistant:First answer."] });
+    } finally {
+      await close();
+    }
+  });
+
   it("fails a run in a thread on a worker without conversationStore, naming the option", async () => {
     const { queue, worker, close } = setup();
     try {
