@@ -3,7 +3,7 @@ export type { RedisConnection, RunStoreOptions } from "./connection";
 export { RunNotFoundError, RunStateError, RunWaitError } from "./errors";
 export type { RunCallOptions } from "./redisDeadline";
 export type { RunEvent, RunEventEntry, RunFailure, RunOutcome, RunResultJSON } from "./runEvents";
-export type { RunStartInput } from "./runInput";
+export type { RunConversationOption, RunStartInput } from "./runInput";
 export { RunQueue } from "./runQueue";
 export type { RunContinueOptions, RunEventsOptions, RunJobData, RunQueueOptions } from "./runQueue";
 export type { RunStatus } from "./runStore";

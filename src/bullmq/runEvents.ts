@@ -24,6 +24,8 @@ export interface RunResultJSON {
   readonly lastMessage: ChatMessageJSON;
   /** Every state key with a value, other than `messages`, as JSON. */
   readonly state: Readonly<Record<string, JsonValue>>;
+  /** For a run in a thread (`conversation`): the thread, its version now, and how many messages this leg appended. */
+  readonly conversation?: { readonly threadId: string; readonly version: number; readonly appended: number };
 }
 
 /** Why a run failed: the error's class name and message (the model's and tools' errors as the Agent reported them). */
@@ -46,7 +48,8 @@ export type RunEvent =
   /** `refused`: the state a `continue` gave, which the worker's Agent refused; the run is stopped where it was, its checkpoint kept. */
   | { readonly type: "stopped"; readonly stopped: RunStop; readonly result: RunResultJSON; readonly refused?: RunFailure }
   | { readonly type: "result"; readonly result: RunResultJSON }
-  | { readonly type: "failed"; readonly error: RunFailure }
+  /** `result`: with a ConversationAppendError, the run's result, whose messages the thread did not take. */
+  | { readonly type: "failed"; readonly error: RunFailure; readonly result?: RunResultJSON }
   | { readonly type: "cancelled" };
 
 /** A run event with its Redis Stream id: give the last id a client saw as `after` to go on from there (SSE `Last-Event-ID`). */
@@ -61,7 +64,8 @@ export type RunOutcome =
   | { readonly status: "paused"; readonly pendingConfirmations: readonly PendingConfirmation[] }
   /** A middleware stopped the run (`stopped`: which, why, the figures); `result` is where it stood. `RunQueue.continue` goes on. */
   | { readonly status: "stopped"; readonly stopped: RunStop; readonly result: RunResultJSON; readonly refused?: RunFailure }
-  | { readonly status: "failed"; readonly error: RunFailure }
+  /** `result`: with a ConversationAppendError, the run's result, whose messages the thread did not take. */
+  | { readonly status: "failed"; readonly error: RunFailure; readonly result?: RunResultJSON }
   | { readonly status: "cancelled" };
 
 /** The events after which a run's stream waits for a resume or has ended. */

@@ -1,6 +1,7 @@
 import { ChatMessage } from "../chat/chatMessage";
 import { ConfigurationError } from "../errors";
 import { describeKind } from "../util/describeValue";
+import { isPlainObject } from "../util/isPlainObject";
 import { setOwn } from "../util/ownProperty";
 import type { StoredInput, StoredOptions } from "./runStore";
 
@@ -17,8 +18,20 @@ export interface RunStartInput {
   generationKwargs?: Record<string, unknown>;
   /** Names of the Agent's tools to use in this run. */
   tools?: readonly string[];
+  /** The thread the run belongs to: its history is loaded before the run and its new messages appended once when it ends, in the RunWorker's `conversationStore`. */
+  conversation?: RunConversationOption;
   /** Initial state values by key. */
   [stateKey: string]: unknown;
+}
+
+/** `agent.run`'s `conversation` option without the store, which is the RunWorker's (`conversationStore`). */
+export interface RunConversationOption {
+  /** The thread's id (1 to 256 characters). */
+  readonly threadId: string;
+  /** State keys saved with the thread when the run ends and given to the next run in it. */
+  readonly persistState?: readonly string[];
+  /** When another run appended after this one loaded the thread: `"error"` (default) fails the run, `"append"` appends after it. */
+  readonly onConflict?: "error" | "append";
 }
 
 const optionKeys = new Set(["systemPrompt", "generationKwargs", "tools"]);
@@ -43,6 +56,8 @@ export function encodeStartInput(input: RunStartInput): { input: StoredInput; op
           throw new ConfigurationError("RunQueue.start", `RunQueue.start has messages[${i}] that is not a ChatMessage or its JSON form: ${(error as Error).message}`);
         }
       });
+    } else if (key === "conversation") {
+      setOwn(options, key, checkConversation(value));
     } else if (refused.has(key)) {
       throw new ConfigurationError(
         "RunQueue.start",
@@ -56,6 +71,28 @@ export function encodeStartInput(input: RunStartInput): { input: StoredInput; op
     }
   }
   return { input: { messages, state }, options: options as StoredOptions };
+}
+
+// A queued run's thread: what agent.run's conversation takes, less the store (the worker's).
+function checkConversation(value: unknown): RunConversationOption {
+  const shape = "pass conversation: { threadId, persistState?, onConflict? } (the store is the RunWorker's conversationStore).";
+  if (!isPlainObject(value)) throw new ConfigurationError("RunQueue.start", `RunQueue.start has a conversation that is not an object, got ${describeKind(value)}; ${shape}`);
+  for (const key of Object.keys(value)) {
+    if (key === "threadId" || key === "persistState" || key === "onConflict") continue;
+    const why = key === "store" ? "which cannot cross to a worker" : "which is not a conversation option";
+    throw new ConfigurationError("RunQueue.start", `RunQueue.start has conversation.${key}, ${why}; ${shape}`);
+  }
+  const { threadId, persistState, onConflict } = value;
+  if (typeof threadId !== "string" || threadId.length === 0 || threadId.length > 256) {
+    throw new ConfigurationError("RunQueue.start", `RunQueue.start has a conversation.threadId that is not a string of 1 to 256 characters, got ${describeKind(threadId)}.`);
+  }
+  if (persistState !== undefined && (!Array.isArray(persistState) || persistState.some((key) => typeof key !== "string"))) {
+    throw new ConfigurationError("RunQueue.start", `RunQueue.start has a conversation.persistState that is not an array of state key names, got ${describeKind(persistState)}.`);
+  }
+  if (onConflict !== undefined && onConflict !== "error" && onConflict !== "append") {
+    throw new ConfigurationError("RunQueue.start", `RunQueue.start has conversation.onConflict ${describeKind(onConflict)}; it is "error" (the default) or "append".`);
+  }
+  return { threadId, ...(persistState !== undefined && { persistState: [...(persistState as string[])] }), ...(onConflict !== undefined && { onConflict }) };
 }
 
 /** The first part of a value that has no JSON form, described with its path; undefined for plain data. */

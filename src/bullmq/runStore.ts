@@ -5,6 +5,7 @@ import { ConfigurationError } from "../errors";
 import { describeKind } from "../util/describeValue";
 import { newRedisClient, type RunStoreOptions } from "./connection";
 import type { RunEvent, RunOutcome } from "./runEvents";
+import type { RunConversationOption } from "./runInput";
 import { checkName, runKeys, type RunKeys } from "./runKeys";
 
 /** The statuses of a run record. */
@@ -39,6 +40,7 @@ export interface StoredOptions {
   readonly systemPrompt?: string;
   readonly generationKwargs?: Record<string, unknown>;
   readonly tools?: readonly string[];
+  readonly conversation?: RunConversationOption;
 }
 
 // Creates the record unless the id is taken, with the time to live of an active run.

@@ -7,6 +7,7 @@ import { BreakpointError } from "../agent/breakpoint";
 import type { AgentSnapshot } from "../agent/snapshot";
 import { ChatMessage } from "../chat/chatMessage";
 import type { StreamingChunk } from "../chat/streaming";
+import type { ConversationStore } from "../conversations/conversationStore";
 import { ConfigurationError } from "../errors";
 import type { StateSchema } from "../state/stateSchema";
 import { describeKind } from "../util/describeValue";
@@ -39,6 +40,12 @@ export interface RunWorkerOptions<S extends StateSchema> extends RunStoreOptions
    * `lockDurationMs` (a blocked event loop) looks lost too, and its step may then run twice.
    */
   maxStalledCount?: number;
+  /**
+   * Where the threads of runs started with `conversation` are kept (a store of
+   * `toolwright/conversations` that every worker of the queue shares: Postgres, PGlite on one host, Redis).
+   * A run in a thread on a worker without it fails.
+   */
+  conversationStore?: ConversationStore;
 }
 
 /**
@@ -51,6 +58,7 @@ export interface RunWorkerOptions<S extends StateSchema> extends RunStoreOptions
 export class RunWorker<S extends StateSchema = StateSchema> {
   readonly #store: RunStore;
   readonly #agent: Agent<S, string>;
+  readonly #conversationStore: ConversationStore | undefined;
   readonly #worker: Worker<RunJobData>;
   readonly #subscriber: Redis;
   readonly #running = new Map<string, AbortController>();
@@ -62,6 +70,7 @@ export class RunWorker<S extends StateSchema = StateSchema> {
     const settings = typeof options === "object" && options !== null ? workerSettings(options) : undefined;
     this.#store = new RunStore(options, "RunWorker");
     this.#agent = options.agent;
+    this.#conversationStore = options.conversationStore;
     const { Worker: BullWorker, WaitingError } = require("bullmq") as typeof import("bullmq");
     this.#worker = new BullWorker<RunJobData>(
       this.#store.queueName,
@@ -151,6 +160,18 @@ export class RunWorker<S extends StateSchema = StateSchema> {
     // Whether the run got anywhere: refused state updates fail it before its first chunk or checkpoint.
     let started = false;
     let appending: Promise<unknown> = Promise.resolve();
+    // A thread store that could not be reached (not a store's refusal): the attempt is retried, like a failed Redis write.
+    let unreachable = false;
+    const conversation = record.options.conversation;
+    const store = this.#conversationStore;
+    if (conversation !== undefined && store === undefined) {
+      const failure: RunFailure = {
+        name: "ConfigurationError",
+        message: `RunWorker: run '${runId}' is in thread '${conversation.threadId}' (RunQueue.start was given conversation), but this worker has no conversationStore; give every RunWorker of queue '${this.#store.queueName}' the store the thread is kept in: new RunWorker({ agent, connection, conversationStore }).`,
+      };
+      await this.#store.finish(runId, { token }, { status: "failed", error: failure }, { type: "failed", error: failure });
+      return "end";
+    }
     const append = (chunk: StreamingChunk) => {
       started = true;
       // Each append has its handler at once: a refused write stops the step instead of becoming an
@@ -164,6 +185,7 @@ export class RunWorker<S extends StateSchema = StateSchema> {
     try {
       const result = await this.#agent.run({
         ...this.#startOf(record),
+        ...(conversation !== undefined && { conversation: { ...conversation, store: reachable(store!, () => (unreachable = true)) } }),
         runId,
         signal: controller.signal,
         breakpoint: { at: "chat_generator", visit: nextModelVisit(record.checkpoint) },
@@ -186,6 +208,8 @@ export class RunWorker<S extends StateSchema = StateSchema> {
     } catch (error) {
       await appending;
       if (error instanceof BreakpointError && stop === undefined) return "next";
+      // Retried from the last checkpoint after BullMQ's backoff; the append is idempotent by run id, so a retry that finds it written appends nothing.
+      if (unreachable && stop === undefined && !controller.signal.aborted) throw error;
       return await this.#ended(runId, token, stop, async () => {
         if (controller.signal.aborted) {
           await this.#store.finish(runId, { token }, { status: "cancelled" }, { type: "cancelled" });
@@ -199,7 +223,10 @@ export class RunWorker<S extends StateSchema = StateSchema> {
           await this.#store.finish(runId, { token }, { status: "stopped", stopped, result, refused: failure }, { type: "stopped", stopped, result, refused: failure });
           return;
         }
-        await this.#store.finish(runId, { token }, { status: "failed", error: failure }, { type: "failed", error: failure });
+        // A thread that refused the run's messages (another run appended first, a bound): the result is kept on the failure.
+        const refusedBy = (error as { name?: unknown; result?: unknown })?.name === "ConversationAppendError" ? (error as { result?: AgentResult<StateSchema> }).result : undefined;
+        const result = refusedBy === undefined ? undefined : resultJSON(refusedBy);
+        await this.#store.finish(runId, { token }, { status: "failed", error: failure, ...(result && { result }) }, { type: "failed", error: failure, ...(result && { result }) });
       });
     }
   }
@@ -216,7 +243,7 @@ export class RunWorker<S extends StateSchema = StateSchema> {
   // updates, which the worker's Agent checks against its stateSchema), else the run's input.
   // The system prompt is in the conversation from the first step on.
   #startOf(record: RunRecord): Record<string, unknown> {
-    const { systemPrompt, ...options } = record.options;
+    const { systemPrompt, conversation: _, ...options } = record.options;
     if (record.checkpoint) return { ...options, snapshot: record.checkpoint, ...(record.decisions && { decisions: record.decisions }), ...(record.stateUpdates && { stateUpdates: record.stateUpdates }) };
     const input = record.input ?? { messages: [], state: {} };
     return { ...input.state, ...options, ...(systemPrompt !== undefined && { systemPrompt }), messages: input.messages.map((m) => ChatMessage.fromJSON(m)) };
@@ -258,7 +285,27 @@ function nextModelVisit(checkpoint: AgentSnapshot | undefined): number {
   return checkpoint.next === "tool" ? checkpoint.visits.chatGenerator : checkpoint.visits.chatGenerator + 1;
 }
 
-const resultKeys = new Set(["messages", "lastMessage", "exitReason", "stepCount", "usage", "output", "pendingConfirmations", "stopped", "snapshot"]);
+const resultKeys = new Set(["messages", "lastMessage", "exitReason", "stepCount", "usage", "output", "pendingConfirmations", "stopped", "snapshot", "conversation"]);
+
+// The worker's store as a run sees it, telling `onUnreachable` when a call failed with anything but a
+// store's own refusal (a ConversationError: a conflict, a bound, a corrupted row). By name: the store
+// may come from another copy of the package (its ESM build beside this CommonJS one).
+function reachable(store: ConversationStore, onUnreachable: () => void): ConversationStore {
+  const watch = <T>(call: Promise<T>): Promise<T> =>
+    call.catch((error: unknown) => {
+      if (!/^Conversation\w*Error$/.test(String((error as { name?: unknown })?.name))) onUnreachable();
+      throw error;
+    });
+  return {
+    load: (threadId) => watch(store.load(threadId)),
+    append: (threadId, runId, messages, options) => watch(store.append(threadId, runId, messages, options)),
+    listThreads: (options) => store.listThreads(options),
+    deleteThread: (threadId) => store.deleteThread(threadId),
+    getMetadata: (threadId) => store.getMetadata(threadId),
+    setMetadata: (threadId, update) => store.setMetadata(threadId, update),
+    close: () => store.close(),
+  };
+}
 
 function resultJSON(result: AgentResult<StateSchema>): RunResultJSON {
   const state: Record<string, unknown> = {};
@@ -269,6 +316,7 @@ function resultJSON(result: AgentResult<StateSchema>): RunResultJSON {
     usage: result.usage,
     ...(result.output !== undefined && { output: JSON.parse(JSON.stringify(result.output)) as JsonValue }),
     ...(result.stopped !== undefined && { stopped: JSON.parse(JSON.stringify(result.stopped)) as RunStop }),
+    ...(result.conversation !== undefined && { conversation: { ...result.conversation } }),
     messages: result.messages.map((m) => m.toJSON()),
     lastMessage: result.lastMessage.toJSON(),
     state: JSON.parse(JSON.stringify(state)) as RunResultJSON["state"],
@@ -279,6 +327,10 @@ function resultJSON(result: AgentResult<StateSchema>): RunResultJSON {
 function workerSettings<S extends StateSchema>(options: RunWorkerOptions<S>) {
   if (typeof (options.agent as { run?: unknown } | undefined)?.run !== "function") {
     throw new ConfigurationError("RunWorker", `RunWorker needs an agent (new Agent({...})), got ${describeKind(options.agent)}.`);
+  }
+  const store = options.conversationStore as { load?: unknown; append?: unknown } | undefined;
+  if (store !== undefined && (typeof store?.load !== "function" || typeof store.append !== "function")) {
+    throw new ConfigurationError("RunWorker", `RunWorker has a conversationStore that is not a ConversationStore (an object with load and append), got ${describeKind(store)}; pass a store from toolwright/conversations.`);
   }
   return {
     concurrency: positive(options.concurrency, 1, "concurrency"),

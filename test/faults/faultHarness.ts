@@ -35,7 +35,7 @@ export interface FaultCounts {
 }
 
 /** Starts a RunWorker process (dist/bench/cluster/workerProcess.js) and resolves once it is ready. */
-export function startWorker(redis: RedisServer, side: RedisServer, name: string, env: Record<string, number> = {}): Promise<RunningProcess> {
+export function startWorker(redis: RedisServer, side: RedisServer, name: string, env: Record<string, number | string> = {}): Promise<RunningProcess> {
   const settings = { CONCURRENCY: 4, LOCK_MS: 1000, TOOL_DELAY_MS: 60, ...env };
   return startProcess(
     `worker of ${name}`,
