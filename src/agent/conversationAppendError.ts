@@ -18,10 +18,13 @@ export class ConversationAppendError extends ConversationError {
   readonly messages: readonly ChatMessage[];
 
   constructor(threadId: string, runId: string, details: { readonly result: unknown; readonly messages: readonly ChatMessage[]; readonly conflict: boolean; readonly exitReason: string; readonly cause: unknown }) {
-    const reason = details.cause instanceof Error ? details.cause.message : String(details.cause);
+    const cause = details.cause instanceof Error ? details.cause.message : String(details.cause);
+    const reason = /[.!?]$/.test(cause) ? cause : `${cause}.`;
     const fix = details.conflict
       ? `Run again on the thread as it is now, or pass conversation.onConflict: "append" to append after the other run.`
-      : `Append them with store.append('${threadId}', '${runId}', error.messages) once the cause is fixed.`;
+      : (details.cause as Error | undefined)?.name === "ConversationRunConflictError"
+        ? `The thread already holds this run's first answer (a step ran again and the model answered differently): load the thread to show what it keeps.`
+        : `Append them with store.append('${threadId}', '${runId}', error.messages) once the cause is fixed.`;
     super(threadId, `Conversation '${threadId}': run '${runId}' ended (${details.exitReason}) but its ${details.messages.length} messages were not appended: ${reason} The result and the messages are on this error (error.result, error.messages). ${fix}`, { cause: details.cause });
     this.runId = runId;
     this.conflict = details.conflict;

@@ -109,6 +109,17 @@ describe("agent.run with conversation", () => {
     expect((await store.load("t-race")).messages).toHaveLength(6);
   });
 
+  it("keeps the result on a ConversationAppendError when the store fails at the append", async () => {
+    const { agent } = desk([ChatMessage.fromAssistant("Hello.")]);
+    const failing: ConversationStore = { ...store, append: async () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:5432")) };
+    const error = (await rejectionOf(agent.run({ messages: [ChatMessage.fromUser("Hi")], customer_id: "c-7", runId: "req-1", conversation: { store: failing, threadId: "t-down" } }))) as ConversationAppendError;
+    expect(error).toBeInstanceOf(ConversationAppendError);
+    expect({ conflict: error.conflict, answer: (error.result as { lastMessage: ChatMessage }).lastMessage.text, messages: roles(error.messages) }).toEqual({ conflict: false, answer: "Hello.", messages: ["user:Hi", "assistant:Hello."] });
+    expect(error.message).toBe(
+      "Conversation 't-down': run 'req-1' ended (text) but its 2 messages were not appended: connect ECONNREFUSED 127.0.0.1:5432. The result and the messages are on this error (error.result, error.messages). Append them with store.append('t-down', 'req-1', error.messages) once the cause is fixed.",
+    );
+  });
+
   it("saves persistState keys with the thread and gives them to the next run", async () => {
     const schema = { notes: { type: z.array(z.string()) } };
     const model = new ScriptedChatGenerator([ChatMessage.fromAssistant("One."), ChatMessage.fromAssistant("Two.")]);

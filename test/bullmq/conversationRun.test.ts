@@ -223,7 +223,7 @@ describe("RunQueue.start with conversation (memoryConversationStore)", () => {
       expect(outcome.error).toEqual({
         name: "ConversationAppendError",
         message:
-          "Conversation 't-differs': run 'differs-1' ended (text) but its 2 messages were not appended: Conversation 't-differs': run 'differs-1' already appended other messages to this thread. A run appends once: retry with the same messages, or give the new messages a new run id. The result and the messages are on this error (error.result, error.messages). Append them with store.append('t-differs', 'differs-1', error.messages) once the cause is fixed.",
+          "Conversation 't-differs': run 'differs-1' ended (text) but its 2 messages were not appended: Conversation 't-differs': run 'differs-1' already appended other messages to this thread. A run appends once: retry with the same messages, or give the new messages a new run id. The result and the messages are on this error (error.result, error.messages). The thread already holds this run's first answer (a step ran again and the model answered differently): load the thread to show what it keeps.",
       });
       expect(ChatMessage.fromJSON(outcome.result!.lastMessage).text).toBe("Second answer.");
       expect(await thread(store, "t-differs")).toEqual({ version: 1, messages: ["user:Hi", "assistant:First answer."] });
