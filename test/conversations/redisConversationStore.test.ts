@@ -104,7 +104,7 @@ describe("redisConversationStore", () => {
   });
 
   it("leaves a client it was given open, and closes the client it opened itself", async () => {
-    const clients = async () => (await owned!.client("LIST")).toString().trim().split("\n").length;
+    const clients = async () => String(await owned!.client("LIST")).trim().split("\n").length;
     const before = await clients();
     const own = redisConversationStore({ connection: { host: server!.host, port: server!.port } });
     await own.load("any");
