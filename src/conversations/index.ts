@@ -1,4 +1,4 @@
-// toolwright/conversations: threads that persist. pg and @electric-sql/pglite are optional peer dependencies.
+// toolwright/conversations: threads that persist. pg, @electric-sql/pglite and ioredis are optional peer dependencies.
 export type { ConversationLimits } from "./conversationLimits";
 export type { ConversationAppendOptions, ConversationAppendResult, ConversationListOptions, ConversationMetadata, ConversationMetadataUpdate, ConversationPage, ConversationStore, ConversationSummary, ConversationThread } from "./conversationStore";
 export { ConversationAppendError } from "../agent/conversationAppendError";
@@ -11,3 +11,5 @@ export { pgliteConversationStore } from "./pgliteConversationStore";
 export type { PgliteConversationStoreOptions } from "./pgliteConversationStore";
 export { postgresConversationStore } from "./postgresConversationStore";
 export type { PostgresConversationStoreOptions } from "./postgresConversationStore";
+export { redisConversationStore } from "./redisConversationStore";
+export type { RedisConversationStoreOptions } from "./redisConversationStore";

@@ -24,6 +24,7 @@ const runtimeNames = [
   "migrateConversationStore",
   "pgliteConversationStore",
   "postgresConversationStore",
+  "redisConversationStore",
 ];
 
 describe("toolwright/conversations", () => {
@@ -51,13 +52,13 @@ describe("toolwright/conversations", () => {
     expect(out).toBe(`${JSON.stringify(runtimeNames)} ${JSON.stringify(runtimeNames)}`);
   });
 
-  it("loads neither pg nor PGlite on import, and the memory store loads neither", () => {
+  it("loads neither pg, PGlite nor ioredis on import, and the memory store loads none of them", () => {
     const out = runPackage(`
       const { memoryConversationStore } = require("toolwright/conversations");
       const { ChatMessage } = require("toolwright");
       const store = memoryConversationStore();
       await store.append("t", "r", [ChatMessage.fromUser("hi")]);
-      console.log(Object.keys(require.cache).filter((f) => /node_modules[\\\\/](pg|@electric-sql)[\\\\/]/.test(f)).length);`);
+      console.log(Object.keys(require.cache).filter((f) => /node_modules[\\\\/](pg|@electric-sql|ioredis)[\\\\/]/.test(f)).length);`);
     expect(out).toBe("0");
   });
 
