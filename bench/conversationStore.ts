@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Pool } from "pg";
 import type { ChatMessage } from "toolwright";
-import { type ConversationStore, memoryConversationStore, migrateConversationStore, pgliteConversationStore, postgresConversationStore } from "toolwright/conversations";
+import { Redis } from "ioredis";
+import { type ConversationStore, memoryConversationStore, migrateConversationStore, pgliteConversationStore, postgresConversationStore, redisConversationStore } from "toolwright/conversations";
+import { startRedis } from "./cluster/redis";
 import { startPostgresServer } from "./conversations/postgresServer";
 import { sampleRun, sampleThread } from "./conversations/sampleThread";
 import { fmt, median } from "./measure";
@@ -43,12 +45,13 @@ interface StoreFigures {
 /**
  * Conversation stores (issue #31): load and append latency on threads of 10 / 100 / 1,000 realistic
  * messages, and appends per second from 8 and 32 concurrent writers, each on its own thread or all
- * on one, for the memory store, PGlite in a temp dataDir and a Postgres server of its own.
+ * on one, for the memory store, PGlite in a temp dataDir, a Postgres server of its own and a
+ * redis-server of its own (no persistence: what Redis adds with AOF is the server's, not the store's).
  */
 export async function benchConversationStores(log: (line: string) => void): Promise<void> {
   log(`machine: ${cpus().length} cores shared with other jobs, load average ${loadavg().map((l) => fmt(l, 2)).join(" / ")} at the start: the figures are noisy, read the shapes`);
   const figures: StoreFigures[] = [];
-  for (const open of [openMemory, openPglite, openPostgres]) {
+  for (const open of [openMemory, openPglite, openPostgres, openRedis]) {
     const opened = await open();
     try {
       figures.push(await measure(opened, log));
@@ -93,6 +96,19 @@ async function openPostgres(): Promise<OpenedStore> {
     store: postgresConversationStore({ pool }),
     async close() {
       await pool.end();
+      await server.stop();
+    },
+  };
+}
+
+async function openRedis(): Promise<OpenedStore> {
+  const server = await startRedis();
+  const client = new Redis({ host: server.host, port: server.port });
+  return {
+    name: "Redis (one ioredis client)",
+    store: redisConversationStore({ client }),
+    async close() {
+      client.disconnect();
       await server.stop();
     },
   };

@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     await benchDefinition((line) => console.log(line));
   }
   if (chosen.includes("conversations")) {
-    console.log("## conversations (toolwright/conversations: load and append latency, concurrent appends; memory, PGlite in a temp dataDir, a Postgres server of its own; issue #31)");
+    console.log("## conversations (toolwright/conversations: load and append latency, concurrent appends; memory, PGlite in a temp dataDir, a Postgres server and a redis-server of its own; issue #31)");
     await benchConversationStores((line) => console.log(line));
   }
 }
