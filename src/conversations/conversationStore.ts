@@ -89,7 +89,7 @@ export interface ConversationMetadataUpdate {
 /**
  * Where conversations persist: each thread's messages in order, appended once per run id, with a
  * version for optimistic concurrency and metadata for thread lists. Implementations:
- * `memoryConversationStore`, `pgliteConversationStore`, `postgresConversationStore`.
+ * `memoryConversationStore`, `pgliteConversationStore`, `postgresConversationStore`, `redisConversationStore`.
  */
 export interface ConversationStore {
   /** The thread's messages, version and metadata; a thread never written is version 0, no messages. */
