@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ChatMessage } from "../chat/chatMessage";
 import { ChatMessage as ChatMessageClass } from "../chat/chatMessage";
-import type { ConversationListOptions, ConversationMetadataUpdate } from "./conversationStore";
+import type { ConversationAppendOptions, ConversationListOptions, ConversationMetadataUpdate } from "./conversationStore";
 import { ConversationLimitError } from "./errors";
 
 /** The bounds a store enforces; every store takes them as `limits` and defaults each one. */
@@ -61,8 +61,16 @@ export function checkMetadata(threadId: string, update: ConversationMetadataUpda
   if (update.owner !== undefined && update.owner !== null) checkId(threadId, "owner", update.owner);
 }
 
-/** The messages of an append as JSON rows, checked against the limits; and the digest that makes a retry recognisable. */
-export function checkAppend(threadId: string, runId: string, messages: readonly ChatMessage[], limits: ResolvedConversationLimits): { rows: string[]; digest: string } {
+/** An append checked, in the order every store checks it: the ids, `expectedVersion`, the messages (as JSON rows, with the digest that makes a retry recognisable), the state (JSON, or undefined). */
+export function checkAppend(threadId: string, runId: string, messages: readonly ChatMessage[], options: ConversationAppendOptions | undefined, limits: ResolvedConversationLimits): { rows: string[]; digest: string; expected: number | undefined; state: string | undefined } {
+  checkId(threadId, "threadId", threadId);
+  checkId(threadId, "runId", runId);
+  const expected = checkExpectedVersion(threadId, options?.expectedVersion);
+  const { rows, digest } = checkMessages(threadId, runId, messages, limits);
+  return { rows, digest, expected, state: checkState(threadId, runId, options?.state, limits) };
+}
+
+function checkMessages(threadId: string, runId: string, messages: readonly ChatMessage[], limits: ResolvedConversationLimits): { rows: string[]; digest: string } {
   if (!Array.isArray(messages) || messages.length === 0 || messages.length > limits.maxMessagesPerAppend) {
     throw new ConversationLimitError(threadId, "messagesPerAppend", `Conversation '${threadId}': run '${runId}' appends ${Array.isArray(messages) ? messages.length : "no array of"} messages; an append takes 1 to ${limits.maxMessagesPerAppend}. Split the append or raise limits.maxMessagesPerAppend.`);
   }

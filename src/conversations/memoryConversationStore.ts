@@ -1,5 +1,5 @@
 import type { ChatMessage } from "../chat/chatMessage";
-import { checkAppend, checkExpectedVersion, checkId, checkList, checkMetadata, checkState, type ConversationLimits, encodeCursor, resolveLimits } from "./conversationLimits";
+import { checkAppend, checkId, checkList, checkMetadata, type ConversationLimits, encodeCursor, resolveLimits } from "./conversationLimits";
 import type { ConversationMetadata, ConversationStore, ConversationSummary } from "./conversationStore";
 import { ConversationConflictError, ConversationRunConflictError } from "./errors";
 
@@ -42,11 +42,7 @@ export function memoryConversationStore(options: MemoryConversationStoreOptions 
       return { threadId, version: thread.version, messages: [...thread.messages], metadata: metadataOf(thread), state: JSON.parse(thread.state) as Record<string, unknown> };
     },
     async append(threadId, runId, messages, appendOptions) {
-      checkId(threadId, "threadId", threadId);
-      checkId(threadId, "runId", runId);
-      const expected = checkExpectedVersion(threadId, appendOptions?.expectedVersion);
-      const { digest } = checkAppend(threadId, runId, messages, limits);
-      const state = checkState(threadId, runId, appendOptions?.state, limits);
+      const { digest, expected, state } = checkAppend(threadId, runId, messages, appendOptions, limits);
       const existing = threads.get(threadId);
       const run = existing?.runs.get(runId);
       if (run !== undefined) {

@@ -1,6 +1,6 @@
 import type { Redis, RedisOptions } from "ioredis";
 import { ChatMessage } from "../chat/chatMessage";
-import { checkAppend, checkExpectedVersion, checkId, checkList, checkMetadata, checkState, type ConversationLimits, encodeCursor, resolveLimits } from "./conversationLimits";
+import { checkAppend, checkId, checkList, checkMetadata, type ConversationLimits, encodeCursor, resolveLimits } from "./conversationLimits";
 import type { ConversationMetadata, ConversationStore, ConversationSummary } from "./conversationStore";
 import { ConversationConflictError, ConversationCorruptError, ConversationRunConflictError } from "./errors";
 import { redisConversationKey, redisIndexMember, redisThreadIndexKey } from "./redisConversationKeys";
@@ -61,11 +61,7 @@ export function redisConversationStore(options: RedisConversationStoreOptions): 
       return { threadId, version: summary.version, messages: rows.map((row, i) => messageOf(threadId, i + 1, row)), metadata: summary.metadata, state };
     },
     async append(threadId, runId, messages, appendOptions) {
-      checkId(threadId, "threadId", threadId);
-      checkId(threadId, "runId", runId);
-      const expected = checkExpectedVersion(threadId, appendOptions?.expectedVersion);
-      const { rows, digest } = checkAppend(threadId, runId, messages, limits);
-      const state = checkState(threadId, runId, appendOptions?.state, limits);
+      const { rows, digest, expected, state } = checkAppend(threadId, runId, messages, appendOptions, limits);
       const k = keysOf(threadId);
       const reply = (await run(appendScript, [k.thread, k.messages, k.runs, allKey], [threadId, runId, digest, expected === undefined ? "" : String(expected), Date.now(), state === undefined ? "0" : "1", state ?? "", ...rows])) as string[];
       switch (reply[0]) {

@@ -1,5 +1,5 @@
 import { ChatMessage } from "../chat/chatMessage";
-import { checkAppend, checkExpectedVersion, checkId, checkList, checkMetadata, checkState, encodeCursor, storedState, type ResolvedConversationLimits } from "./conversationLimits";
+import { checkAppend, checkId, checkList, checkMetadata, encodeCursor, storedState, type ResolvedConversationLimits } from "./conversationLimits";
 import type { ConversationMetadata, ConversationStore, ConversationSummary } from "./conversationStore";
 import { ConversationConflictError, ConversationCorruptError, ConversationRunConflictError } from "./errors";
 import type { SqlDriver, SqlSession } from "./sqlDriver";
@@ -28,11 +28,7 @@ export function sqlConversationStore(driver: SqlDriver, limits: ResolvedConversa
       });
     },
     async append(threadId, runId, messages, options) {
-      checkId(threadId, "threadId", threadId);
-      checkId(threadId, "runId", runId);
-      const expected = checkExpectedVersion(threadId, options?.expectedVersion);
-      const { rows, digest } = checkAppend(threadId, runId, messages, limits);
-      const state = checkState(threadId, runId, options?.state, limits);
+      const { rows, digest, expected, state } = checkAppend(threadId, runId, messages, options, limits);
       return driver.transaction(async (tx) => {
         const now = Date.now();
         await tx.query("INSERT INTO conversation_threads (thread_id, version, message_count, created_at, updated_at) VALUES ($1, 0, 0, $2, $2) ON CONFLICT (thread_id) DO NOTHING", [threadId, now]);

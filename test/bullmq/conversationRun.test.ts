@@ -6,6 +6,9 @@ import { ScriptedChatGenerator, type ScriptEntry } from "toolwright/testing";
 import { calls, deskState, deskTools, lookupCall, refundCall, rejectionOf } from "../helpers/refundDesk";
 import { useRedisServer } from "../support/redisServer";
 
+// PGlite starts a Postgres in WebAssembly for its scenarios: seconds on a loaded 2-core machine.
+jest.setTimeout(60_000);
+
 const redis = useRedisServer();
 
 const snapshotKey = "conversation-run-key-conversation-run-key";

@@ -10,7 +10,7 @@ import { postgresConversationStore, type ConversationStore } from "toolwright/co
 import type { RunningProcess } from "../support/childProcess";
 import { startRedis, type RedisServer } from "../support/redisServer";
 import { startPostgresServer, type PostgresServer } from "../helpers/postgresServer";
-import { startWorker, stopWorkers, until } from "./faultHarness";
+import { endAll, startWorker, stopWorkers, until } from "./faultHarness";
 
 let side: RedisServer;
 let redis: RedisServer;
@@ -26,11 +26,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  for (const worker of workers) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill("SIGKILL");
-  await Promise.all([...workers].map((worker) => worker.stop()));
-  workers.clear();
-  await Promise.all([...queues].map((queue) => queue.close().catch(() => undefined)));
-  queues.clear();
+  await endAll(workers, queues);
 });
 
 afterAll(async () => {

@@ -152,3 +152,12 @@ export async function stopWorkers(workers: readonly RunningProcess[]): Promise<v
     expect({ exit, crashes }).toEqual({ exit: { code: 0, signal: null }, crashes: [] });
   }
 }
+
+/** Ends what a fault test left running: SIGKILLs the worker processes still alive and closes the queues; both sets are emptied. */
+export async function endAll(workers: Set<RunningProcess>, queues: Set<RunQueue>): Promise<void> {
+  for (const worker of workers) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill("SIGKILL");
+  await Promise.all([...workers].map((worker) => worker.stop()));
+  workers.clear();
+  await Promise.all([...queues].map((queue) => queue.close().catch(() => undefined)));
+  queues.clear();
+}

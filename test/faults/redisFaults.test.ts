@@ -11,7 +11,7 @@ import { ChatMessage } from "toolwright";
 import { RunQueue, RunWaitError } from "toolwright/bullmq";
 import type { RunningProcess } from "../support/childProcess";
 import { startRedis, type RedisServer } from "../support/redisServer";
-import { callsMade, countFaults, locksHeldBy, type FaultCounts, report, startRuns, startWorker, stopWorkers, until } from "./faultHarness";
+import { callsMade, countFaults, endAll, locksHeldBy, type FaultCounts, report, startRuns, startWorker, stopWorkers, until } from "./faultHarness";
 
 const runs = 24;
 const steps = 4;
@@ -29,11 +29,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  for (const worker of workers) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill("SIGKILL");
-  await Promise.all([...workers].map((worker) => worker.stop()));
-  workers.clear();
-  await Promise.all([...queues].map((queue) => queue.close().catch(() => undefined)));
-  queues.clear();
+  await endAll(workers, queues);
   await Promise.all([...servers].map((server) => server.stop()));
   servers.clear();
 });
