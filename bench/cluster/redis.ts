@@ -19,6 +19,12 @@ export interface RedisServerOptions {
   port?: number;
   /** `appendonly yes` with the AOF files in this directory (the same directory on a restart). Default: no persistence. */
   appendOnlyDir?: string;
+  /**
+   * With `appendOnlyDir`: when Redis fsyncs the AOF. Default `everysec` (Redis's own default), under
+   * which a write Redis has acknowledged can still be lost by a kill of Redis when a slow fsync
+   * made it postpone the write (up to 2 s); `always` loses none.
+   */
+  appendFsync?: "always" | "everysec";
 }
 
 async function freePort(): Promise<number> {
@@ -39,7 +45,7 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
     throw new Error("redis-server is not installed; install it (apt-get install -y redis-server, as .ci/run does) to run the toolwright/bullmq tests and the cluster benchmarks.");
   }
   const port = options.port ?? (await freePort());
-  const persistence = options.appendOnlyDir === undefined ? ["--appendonly", "no"] : ["--appendonly", "yes", "--dir", options.appendOnlyDir];
+  const persistence = options.appendOnlyDir === undefined ? ["--appendonly", "no"] : ["--appendonly", "yes", "--dir", options.appendOnlyDir, "--appendfsync", options.appendFsync ?? "everysec"];
   const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence, "--protected-mode", "yes"], { stdio: ["ignore", "pipe", "pipe"] });
   await new Promise<void>((resolve, reject) => {
     let output = "";

@@ -41,7 +41,9 @@ afterAll(async () => {
 });
 
 async function redisFor(options: { appendOnly?: boolean; port?: number; dir?: string } = {}): Promise<RedisServer> {
-  const server = await startRedis({ ...(options.port !== undefined && { port: options.port }), ...(options.appendOnly && { appendOnlyDir: options.dir }) });
+  // appendfsync always: with everysec a kill of Redis may lose writes it acknowledged while a slow
+  // fsync held them back (seen once in CI: two checkpoints lost, two completed steps run again).
+  const server = await startRedis({ ...(options.port !== undefined && { port: options.port }), ...(options.appendOnly && { appendOnlyDir: options.dir, appendFsync: "always" as const }) });
   servers.add(server);
   const admin = new Redis({ host: server.host, port: server.port });
   await admin.config("SET", "maxmemory-policy", "noeviction");
