@@ -104,9 +104,21 @@ function findEntry(member: DecoratedMember): RegisteredEntry {
   const what = decoration.kind === "function" ? `${member.label} is a defineTool function` : `${member.label} is a @tool method`;
   throw new ConfigurationError(
     member.label,
-    `${what} with no generated schema: run \`npx toolwright codegen\` and import the generated module (for example import "./tools.generated") before creating the Agent. ` +
+    `${what} with no generated schema: run \`npx toolwright codegen\` and import the generated module (for example ${generatedModuleImport()}) before creating the Agent. ` +
       (modules.length > 0 ? `Generated modules imported so far: ${modules.join(", ")}; none describes ${member.label}.` : "No generated module has been imported yet."),
   );
+}
+
+/**
+ * The import of the generated module a message suggests, in the app's module system. An app whose
+ * entry point is an ES module gets `import "./tools.generated.js"`: Node finds a relative ES import
+ * only by its full file name, and TypeScript (node16, nodenext, bundler), tsx and bundlers map the
+ * `.js` to the `.ts` source. A CommonJS app gets `import "./tools.generated"`.
+ */
+function generatedModuleImport(): string {
+  // toolwright is CommonJS: `require.main` is the app's entry module when that is CommonJS, and
+  // undefined when Node started from an ES module.
+  return require.main === undefined ? 'import "./tools.generated.js"' : 'import "./tools.generated"';
 }
 
 function checkNotStale(member: DecoratedMember, record: RegisteredEntry): void {

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Installs the packed toolwright the way users do and checks it from the outside:
-#   esm/  "type": "module", module/moduleResolution nodenext: codegen, tsc, run; types also under bundler
+#   the tarball: its package.json has no scripts or devDependencies, the repo's package.json is as it was,
+#         and installing it prints no install-script warning (npm 11 warns about a `prepare`)
+#   esm/  "type": "module", module/moduleResolution nodenext, with openai: codegen, tsc, run (an agent on the
+#         app's own `new OpenAI({ baseURL })` client included); types also under bundler
 #   cjs/  "type": "commonjs", moduleResolution node10 (subpath types via typesVersions), with openai: codegen,
 #         tsc, run; types also under node16
 #   the cjs app's build again after `npm ci --omit=dev`: no typescript, ts-morph, ts-node or yargs; it still runs
 #   examples/support under tsx (no decorator metadata): codegen, then run from source; again with
 #         TOOLWRIGHT_TRACE=console (toolwright/otel on the app's own @opentelemetry/api and SDK)
+#   a git dependency (git+file:// on a clone of the committed HEAD): npm installs it and its `prepare`
+#         builds it; it loads from CommonJS and ES modules and its CLI runs
 # Usage: bash test/consumers/run.sh [--keep]   (--keep leaves the temporary directory for inspection)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -28,14 +33,32 @@ npmi() { npm install --no-audit --no-fund --loglevel=error "$@"; }
 
 step() { echo "consumers: $* ($((SECONDS - started)) s)"; }
 fail() { echo "consumers: FAILED: $*" >&2; exit 1; }
+# npm's output of an install that must run no package's install script (npm 11: "npm warn install-scripts").
+expect_no_install_scripts() { # file, what was installed
+  if grep -iE 'install-scripts|install script' "$1" >&2; then fail "$2: npm reported the install scripts above"; fi
+}
+npm_logged() { # the log file, then npm's arguments: npm at the warn level, its output kept for the checks
+  local log="$1"; shift
+  npm "$@" --no-audit --no-fund --loglevel=warn >"$log" 2>&1 || { cat "$log" >&2; fail "npm $*"; }
+}
 expect_output() { # file, then the lines it must contain
   local file="$1"; shift
   for line in "$@"; do grep -qxF -- "$line" "$file" || { cat "$file" >&2; fail "expected the line '$line' in the output above"; }; done
 }
 
 step "packing"
+cp "$root/package.json" "$work/package.json.before"
 (cd "$root" && npm pack --silent --pack-destination "$work" >/dev/null)
 tarball="$(ls "$work"/toolwright-*.tgz)"
+cmp -s "$root/package.json" "$work/package.json.before" || fail "npm pack left package.json changed (postpack restores it)"
+[[ ! -e "$root/package.json.unpacked" ]] || fail "npm pack left package.json.unpacked behind"
+packed_keys="$(tar -xzOf "$tarball" package/package.json | node -e 'console.log(Object.keys(JSON.parse(require("fs").readFileSync(0, "utf8"))).join(" "))')"
+for key in scripts devDependencies; do
+  [[ " $packed_keys " != *" $key "* ]] || fail "the packed package.json has $key (keys: $packed_keys)"
+done
+for key in name version exports typesVersions bin files dependencies peerDependencies peerDependenciesMeta; do
+  [[ " $packed_keys " == *" $key "* ]] || fail "the packed package.json lost $key (keys: $packed_keys)"
+done
 listing="$(tar -tzf "$tarball")"
 for path in package/dist/toolwright.js package/dist/runtime.js package/dist/ajv.js package/dist/testing.js package/dist/openai.js package/dist/aisdk.js package/dist/src/index.d.ts package/dist/src/testing/index.d.ts \
   package/dist/src/chat/openai/index.d.ts package/dist/src/aisdk/index.d.ts package/dist/decorators/index.d.ts package/dist/codegen/cli.js package/dist/codegen/index.d.ts package/README.md; do
@@ -43,12 +66,23 @@ for path in package/dist/toolwright.js package/dist/runtime.js package/dist/ajv.
 done
 if grep -E '^package/dist/(bench|examples|test)/|\.map$' <<<"$listing"; then fail "the tarball ships the files above"; fi
 
+step "control: npm warns when a tarball carries prepare, so the checks below can fail"
+control="$work/control"
+mkdir -p "$control/package" "$control/app"
+echo '{ "name": "with-prepare", "version": "1.0.0", "scripts": { "prepare": "node -e 0" } }' >"$control/package/package.json"
+(cd "$control/package" && npm pack --silent --ignore-scripts --pack-destination "$control" >/dev/null)
+echo '{ "name": "toolwright-consumer-control", "version": "1.0.0", "private": true }' >"$control/app/package.json"
+(cd "$control/app" && npm_logged "$control/app/install.txt" install "$control/with-prepare-1.0.0.tgz")
+grep -q 'install-scripts' "$control/app/install.txt" || { cat "$control/app/install.txt" >&2; fail "control: npm printed no install-scripts warning for a tarball with prepare"; }
+
 build_app() { # kind, the other moduleResolution to type-check with ("module moduleResolution"), extra runtime packages...
   local kind="$1" other="$2"; shift 2
   local app="$work/$kind"
   step "$kind: install"
   cp -r "$here/$kind" "$app"
-  (cd "$app" && npmi "$tarball" "$zod" "$@" && npmi -D "$typescript" "$tsmorph" "$typesNode")
+  (cd "$app" && npm_logged "$app/install.txt" install "$tarball" "$zod" "$@")
+  expect_no_install_scripts "$app/install.txt" "$kind: npm install of the tarball"
+  (cd "$app" && npmi -D "$typescript" "$tsmorph" "$typesNode")
   step "$kind: codegen, tsc, run"
   (cd "$app" && npx --no -- toolwright codegen --project tsconfig.json --out src/tools.generated.ts) || fail "$kind: toolwright codegen"
   (cd "$app" && npx --no -- tsc -p tsconfig.json) || fail "$kind: tsc"
@@ -58,7 +92,8 @@ build_app() { # kind, the other moduleResolution to type-check with ("module mod
 }
 
 build_app cjs "node16 node16" "$openai"
-build_app esm "preserve bundler"
+build_app esm "preserve bundler" "$openai"
+expect_output "$work/esm/output.txt" "own OpenAI client: Hello from 127.0.0.1."
 
 step "runtime-only: npm ci --omit=dev of the cjs app"
 runtime="$work/cjs-runtime"
@@ -100,5 +135,19 @@ grep -q '^answer: You had two open tickets. I closed T-' "$ex/output.txt" || { c
   || { cat "$ex/traced.txt" >&2; fail "tsx: examples/support/main.ts with TOOLWRIGHT_TRACE=console exited non-zero"; }
 grep -qE '^invoke_agent support-desk  [0-9.]+ ms  exit=text model_calls=3 tool_calls=2' "$ex/traced.txt" \
   && grep -qE '^└─ chat scripted  [0-9.]+ ms  finish=stop$' "$ex/traced.txt" || { cat "$ex/traced.txt" >&2; fail "tsx: no span tree in the output above"; }
+
+step "git dependency: a clone's committed HEAD, built by its prepare on install"
+clone="$work/clone"
+git clone --quiet --no-local "$root" "$clone"
+gitapp="$work/git"
+mkdir "$gitapp"
+echo '{ "name": "toolwright-consumer-git", "version": "1.0.0", "private": true }' >"$gitapp/package.json"
+(cd "$gitapp" && npm_logged "$gitapp/install.txt" install "git+file://$clone" "$zod")
+for built in dist/toolwright.js dist/runtime.js dist/src/index.d.ts dist/codegen/cli.js; do
+  [[ -f "$gitapp/node_modules/toolwright/$built" ]] || { cat "$gitapp/install.txt" >&2; fail "git dependency: $built was not built"; }
+done
+(cd "$gitapp" && node -e 'require("toolwright"); require("toolwright/testing")' && node --input-type=module -e 'await import("toolwright"); await import("toolwright/testing")') \
+  || fail "git dependency: importing toolwright failed"
+[[ "$(cd "$gitapp" && npx --no -- toolwright --version)" == "$(node -p "require('$root/package.json').version")" ]] || fail "git dependency: toolwright --version"
 
 step "all passed"

@@ -390,8 +390,7 @@ describe("Agent.fromJSON and the app's secrets and endpoints", () => {
         for (const name of secretReads) expect(`${name} allowed: ${allowedEnv.includes(name)}`).toBe(`${name} allowed: true`);
         // The generator holds the key of the named (allowed) variable and the allowed endpoint, or OpenAI's.
         const generator = chatGeneratorFromDefinition(definition.chatGenerator, {}, { allowedEnv, allowedBaseURLs: c.allowedBaseURLs }) as OpenAIChatGenerator;
-        expect(generator.client.apiKey).toBe(process.env[keyVariable]);
-        expect(generator.client.baseURL).toBe(c.baseURL ?? "https://api.openai.com/v1");
+        expect(generator.client).toMatchObject({ apiKey: process.env[keyVariable], baseURL: c.baseURL ?? "https://api.openai.com/v1" });
         if (c.baseURL !== undefined) expect(c.allowedBaseURLs).toContain(c.baseURL);
         expectPrototypesUnchanged();
       }),

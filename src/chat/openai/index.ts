@@ -4,6 +4,7 @@ export type { OpenAIChatGeneratorOptions } from "./openaiChatGenerator";
 export { OpenAIResponsesChatGenerator } from "./openaiResponsesChatGenerator";
 export type { OpenAIResponsesChatGeneratorOptions } from "./openaiResponsesChatGenerator";
 export type { OpenAIConnectionOptions } from "./openaiConnection";
+export type { OpenAIClient, OpenAIRequestOptions } from "./openaiClient";
 export { toStrictSchema } from "../toStrictSchema";
 export { openaiChatGeneratorFromDefinition, openaiResponsesChatGeneratorFromDefinition } from "./generatorDefinition";
 

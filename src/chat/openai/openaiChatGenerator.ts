@@ -2,6 +2,7 @@ import type OpenAI from "openai";
 import type { ChatGenerator, ChatGeneratorDefinition, ChatGeneratorRequest, ChatGeneratorResponse } from "../chatGenerator";
 import { chatDefinitionOptions, toDefinitionOptions } from "./definitionOptions";
 import { fromCompletion } from "./fromCompletion";
+import type { OpenAIClient } from "./openaiClient";
 import { OpenAIConnection, type OpenAIConnectionOptions } from "./openaiConnection";
 import { toOpenAIMessages, toOpenAITools, toResponseFormat } from "./openaiConverter";
 import { collectStream } from "./openaiStream";
@@ -34,7 +35,8 @@ export class OpenAIChatGenerator implements ChatGenerator {
   readonly model: string;
   /** `openai`: the API it speaks, whatever server is behind `baseURL`. */
   readonly provider = "openai";
-  readonly client: OpenAI;
+  /** The client requests go through: the one given as `client`, else one built from the connection options. */
+  readonly client: OpenAIClient;
   readonly #connection: OpenAIConnection;
 
   constructor(options: OpenAIChatGeneratorOptions) {

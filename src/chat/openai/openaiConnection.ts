@@ -4,6 +4,7 @@ import type { AbortScope } from "../../util/abortScope";
 import { checkMilliseconds, type OptionOwner, readModelCallOptions } from "../generatorOptionChecks";
 import { closeModelCallScope, type ModelCallLimits, openModelCallScope } from "../modelCallScope";
 import { type RetryPolicy, retryModelCall } from "../retryModelCall";
+import type { OpenAIClient, OpenAIRequestOptions } from "./openaiClient";
 import { optionError } from "./optionError";
 import { isRetryable, retryAfterMsOf } from "./retryPolicy";
 import { type ProviderCall, providerFault, toChatGeneratorError } from "./toChatGeneratorError";
@@ -60,17 +61,11 @@ export interface OpenAIConnectionOptions {
   /** Send strict-compatible tool schemas in strict mode. Default true. */
   toolsStrict?: boolean;
   /**
-   * A ready `OpenAI` client; `apiKey`, `apiKeyEnv`, `baseURL`, `organization` and `timeout` are then
-   * ignored. A generator with a client has no data form (`toJSON()` throws).
+   * A ready client, `new OpenAI(...)` from the `openai` your app imports (any module system);
+   * `apiKey`, `apiKeyEnv`, `baseURL`, `organization` and `timeout` are then ignored. A generator
+   * with a client has no data form (`toJSON()` throws).
    */
-  client?: OpenAI;
-}
-
-/** The options of one attempt, as the SDK's request methods take them: its own retries off. */
-export interface AttemptOptions {
-  readonly signal: AbortSignal;
-  readonly maxRetries: 0;
-  readonly headers: Record<string, string>;
+  client?: OpenAIClient;
 }
 
 /** One model call in progress: its abort scope, and `send` for its requests. */
@@ -81,7 +76,7 @@ export interface OpenAICall {
    * Sends a request made by `create` with toolwright's retry policy (the SDK's retries are off:
    * its waits cannot be cut short by an abort, nor capped); a failure is a ChatGeneratorError.
    */
-  send<T>(create: (options: AttemptOptions) => PromiseLike<T>): Promise<T>;
+  send<T>(create: (options: OpenAIRequestOptions) => PromiseLike<T>): Promise<T>;
 }
 
 /**
@@ -90,7 +85,7 @@ export interface OpenAICall {
  */
 export class OpenAIConnection {
   readonly model: string;
-  readonly client: OpenAI;
+  readonly client: OpenAIClient;
   readonly generationKwargs: Readonly<Record<string, unknown>>;
   readonly toolsStrict: boolean;
   /** The options the generator was built with (a shallow copy, with generationKwargs as copied above), for `toJSON()`. */
@@ -123,7 +118,7 @@ export class OpenAIConnection {
     const model = this.model;
     const scope = openModelCallScope(signal, this.#limits, (detail) => providerFault(model, detail));
     const retry = this.#retry;
-    const send = async <R>(create: (options: AttemptOptions) => PromiseLike<R>): Promise<R> => {
+    const send = async <R>(create: (options: OpenAIRequestOptions) => PromiseLike<R>): Promise<R> => {
       try {
         return await retryModelCall((attemptSignal, attempt) => create({ signal: attemptSignal, maxRetries: 0, headers: { "x-stainless-retry-count": String(attempt) } }), scope, retry);
       } catch (error) {

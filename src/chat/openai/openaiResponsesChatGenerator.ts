@@ -5,7 +5,8 @@ import type { ChatGenerator, ChatGeneratorDefinition, ChatGeneratorRequest, Chat
 import { responsesDefinitionOptions, toDefinitionOptions } from "./definitionOptions";
 import { fromResponse } from "./fromResponse";
 import { optionError } from "./optionError";
-import { type AttemptOptions, OpenAIConnection, type OpenAIConnectionOptions } from "./openaiConnection";
+import type { OpenAIClient, OpenAIRequestOptions } from "./openaiClient";
+import { OpenAIConnection, type OpenAIConnectionOptions } from "./openaiConnection";
 import { toResponsesInput, toResponsesTools, toTextConfig } from "./responsesConverter";
 import { collectResponsesStream } from "./responsesStream";
 import { MediaWarnings } from "../../media/describeMedia";
@@ -59,7 +60,8 @@ export class OpenAIResponsesChatGenerator implements ChatGenerator {
   readonly model: string;
   /** `openai`: the API it speaks, whatever server is behind `baseURL`. */
   readonly provider = "openai";
-  readonly client: OpenAI;
+  /** The client requests go through: the one given as `client`, else one built from the connection options. */
+  readonly client: OpenAIClient;
   /** Whether OpenAI keeps the responses (`store`). */
   readonly store: boolean;
   readonly #includeEncryptedReasoning: boolean;
@@ -113,7 +115,7 @@ export class OpenAIResponsesChatGenerator implements ChatGenerator {
     };
     // Through `client.post`, as `client.responses.create` sends it, without the SDK's `output_text`
     // helper, which throws a TypeError on a body that is not a response.
-    const post = <T>(stream: boolean, options: AttemptOptions) => this.client.post<T>("/responses", { body: { ...body, stream }, ...options, stream });
+    const post = <T>(stream: boolean, options: OpenAIRequestOptions) => this.client.post<T>("/responses", { body: { ...body, stream }, ...options, stream });
     const response = await connection.call(request.signal, async ({ send, scope, provider }) => {
       try {
         if (request.streamingCallback) {

@@ -2,6 +2,7 @@ import "./tools.generated.js";
 import { Agent, ChatMessage, chatMessageSchema } from "toolwright";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
 import { CartTools, cartState } from "./cartTools.js";
+import { answerWithOwnClient } from "./ownClient.js";
 
 /** Adds two items through the scripted model and prints the total the tools computed. */
 async function main(): Promise<void> {
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   console.log(`totalCents: ${result.totalCents}`);
   // A getter export (zod is loaded when it is first read): it must work as a named import too.
   console.log(`chatMessageSchema accepts a message: ${chatMessageSchema.safeParse(ChatMessage.fromUser("hi")).success}`);
+  console.log(`own OpenAI client: ${await answerWithOwnClient()}`);
 }
 
 main().catch((error: unknown) => {
