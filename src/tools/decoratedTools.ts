@@ -5,6 +5,7 @@ import { functionParameterNames } from "./functionParameters";
 import type { GeneratedToolEntry } from "./generatedEntry";
 import type { JsonSchema } from "./jsonSchema";
 import { reviveDates } from "./reviveDates";
+import { signatureChange } from "./signatureChange";
 import { generatedEntriesOf, registeredModules, type RegisteredEntry } from "./schemaRegistry";
 import { generatedSchema, Tool, type ToolOptions } from "./tool";
 
@@ -122,9 +123,11 @@ function checkNotStale(member: DecoratedMember, record: RegisteredEntry): void {
   }
   const problem = staleness(member, record.entry);
   if (!problem) return;
+  // An arrow function given to defineTool has no name of its own; codegen read the const's.
+  const label = member.label || record.entry.member;
   throw new StaleSchemaError(
-    member.label,
-    `${member.label} (${record.entry.source}) has changed since ${record.module.module} was generated: ${problem}. Run \`${record.module.command}\` to regenerate it.`,
+    label,
+    `${label} (${record.entry.source}) has changed since ${record.module.module} was generated: ${problem}. Run \`${record.module.command}\` to regenerate it.`,
   );
 }
 
@@ -146,6 +149,9 @@ function staleness(member: DecoratedMember, entry: GeneratedToolEntry): string |
   }
   const statePosition = stateParameterProblem(member, entry);
   if (statePosition) return statePosition;
+  const className = decoration.kind === "function" ? undefined : (member.owner as { name?: string }).name;
+  const changed = signatureChange(entry, className);
+  if (changed) return changed;
   const options = decoration.options;
   // An arrow function given to defineTool has no name of its own; the const's name is the default.
   const name = options.name ?? (decoration.memberName || entry.member);
