@@ -11,6 +11,7 @@ import { Diagnostics } from "./diagnostics";
 import type { DiscoveredTool } from "./discoverTools";
 import type { ToolModel } from "./model";
 import { setOwn } from "../src/util/ownProperty";
+import { signatureOf } from "./signatureOf";
 import { readToolAnnotations } from "./readToolAnnotations";
 import { readToolOptions } from "./readToolOptions";
 import { resultKind } from "./resultKind";
@@ -137,6 +138,7 @@ export function buildToolModel(tool: DiscoveredTool, symbols: ToolwrightSymbols,
     isStatic: tool.isStatic,
     file: tool.sourceFile.getFilePath(),
     source: diagnostics.relative(tool.sourceFile.getFilePath()),
+    ...signatureOf(tool),
     name,
     description: options.description ?? docs.summary,
     parameters: plans,

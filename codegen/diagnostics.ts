@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import type { Node } from "ts-morph";
+import type { Node, SourceFile } from "ts-morph";
 
 /**
  * Stable diagnostic codes. TW1xx: discovery and options; TW2xx: parameters and state; TW3xx:
@@ -13,6 +13,7 @@ export type DiagnosticCode =
   | "TW105" // defineTool result not assigned to an exported const
   | "TW106" // the class of a @tool method is not exported
   | "TW107" // a JSDoc @title or annotation hint (@readOnlyHint, …) with a bad value
+  | "TW108" // a file of the program has a syntax error
   | "TW201" // inputsFromState names an unknown parameter
   | "TW202" // a State parameter is also named in inputsFromState
   | "TW203" // outputsToState.source is not a property of the return type
@@ -43,6 +44,12 @@ export class Diagnostics {
   at(node: Node, code: DiagnosticCode, message: string): void {
     const sourceFile = node.getSourceFile();
     const { line, column } = sourceFile.getLineAndColumnAtPos(node.getStart());
+    this.#items.push({ code, file: this.relative(sourceFile.getFilePath()), line, column, message });
+  }
+
+  /** Adds a diagnostic at a character position of a file. */
+  atPosition(sourceFile: SourceFile, position: number, code: DiagnosticCode, message: string): void {
+    const { line, column } = sourceFile.getLineAndColumnAtPos(position);
     this.#items.push({ code, file: this.relative(sourceFile.getFilePath()), line, column, message });
   }
 

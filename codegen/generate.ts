@@ -42,6 +42,11 @@ export class Analyzer {
         continue;
       }
       const diagnostics = new Diagnostics(this.options.cwd);
+      // A file that does not parse may lose tools without a word: its syntax errors stop the run.
+      if (reportSyntaxErrors(sourceFile, diagnostics)) {
+        this.#perFile.set(path, { tools: [], names: [], diagnostics });
+        continue;
+      }
       const discovered = discoverInFile(sourceFile, this.#symbols, diagnostics);
       const names: NamedTool[] = [];
       const tools = discovered.map((tool) => buildToolModel(tool, this.#symbols, diagnostics, names)).filter((t): t is ToolModel => t !== undefined);
@@ -76,6 +81,25 @@ export class Analyzer {
           });
     return { tools, diagnostics, content };
   }
+}
+
+// TW108: the parser's own errors (the TypeScript message and code), each at its position.
+function reportSyntaxErrors(sourceFile: SourceFile, diagnostics: Diagnostics): boolean {
+  const errors = sourceFile.getProject().getProgram().compilerObject.getSyntacticDiagnostics(sourceFile.compilerNode);
+  for (const error of errors) {
+    const text = flattenMessage(error.messageText);
+    diagnostics.atPosition(
+      sourceFile,
+      error.start ?? 0,
+      "TW108",
+      `Syntax error (TS${error.code}: ${text.replace(/\.$/, "")}), so codegen cannot read this file's tools and leaves the generated module as it was; fix the syntax error.`,
+    );
+  }
+  return errors.length > 0;
+}
+
+function flattenMessage(message: string | ts.DiagnosticMessageChain): string {
+  return typeof message === "string" ? message : message.messageText;
 }
 
 // TW402: under verbatimModuleSyntax a CommonJS file may not use import/export syntax, which the

@@ -18,6 +18,8 @@ export interface ToolModel {
    * a tool within its file must not make the generated module stale (diagnostics keep them).
    */
   readonly source: string;
+  /** `ToolSignature.hash` of the parameter list and return type as written, when the runtime's scanner finds it again (see `toolSignature`). */
+  readonly signature?: string;
   readonly name: string;
   readonly description: string;
   readonly parameters: readonly GeneratedParameter[];

@@ -71,6 +71,7 @@ export function encodeToolData(models: readonly ToolModel[]): string {
     if (model.resultKind !== undefined) fields.push(["resultKind", JSON.stringify(model.resultKind)]);
     if (model.title !== undefined) fields.push(["title", JSON.stringify(model.title)]);
     if (model.annotations !== undefined) fields.push(["annotations", JSON.stringify(model.annotations)]);
+    if (model.signature !== undefined) fields.push(["signature", JSON.stringify(model.signature)]);
     if (Object.keys(model.options.inputsFromState).length > 0 || Object.keys(model.options.outputsToState).length > 0) fields.push(["options", JSON.stringify(model.options)]);
     return `{${fields.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`;
   };

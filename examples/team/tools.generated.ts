@@ -14,10 +14,10 @@ export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
     ],
     data: String.raw`{"format":3,"shared":[],"owners":[
 {"source":"examples/team/teamTools.ts","tools":[
-{"member":"search","description":"Search the library; every hit is recorded as a source.","parameters":[{"name":"query"}],"properties":{"query":{"type":"string","description":"What to look for."}},"outputSchema":{"type":"object","properties":{"sources":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string"},"url":{"type":"string"}},"required":["title","url"]}},"hits":{"type":"array","items":{"type":"string"}}},"required":["sources","hits"]},"options":{"inputsFromState":{},"outputsToState":{"sources":{"source":"sources"}}}}
+{"member":"search","description":"Search the library; every hit is recorded as a source.","parameters":[{"name":"query"}],"properties":{"query":{"type":"string","description":"What to look for."}},"outputSchema":{"type":"object","properties":{"sources":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string"},"url":{"type":"string"}},"required":["title","url"]}},"hits":{"type":"array","items":{"type":"string"}}},"required":["sources","hits"]},"signature":"817fce6a","options":{"inputsFromState":{},"outputsToState":{"sources":{"source":"sources"}}}}
 ]},
 {"source":"examples/team/teamTools.ts","tools":[
-{"member":"publish","description":"Publish the finished article.","parameters":[{"name":"title"},{"name":"body"}],"properties":{"title":{"type":"string","description":"The article's title."},"body":{"type":"string","description":"The article's text."}},"outputSchema":{"type":"string"}}
+{"member":"publish","description":"Publish the finished article.","parameters":[{"name":"title"},{"name":"body"}],"properties":{"title":{"type":"string","description":"The article's title."},"body":{"type":"string","description":"The article's text."}},"outputSchema":{"type":"string"},"signature":"be26b6d3"}
 ]}
 ]}`,
   },

@@ -13,7 +13,7 @@ export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
     ],
     data: String.raw`{"format":3,"shared":[],"owners":[
 {"source":"examples/vision/visionTools.ts","tools":[
-{"member":"returnedItemPhoto","name":"returned_item_photo","description":"The photo the warehouse took of a returned item, for the model to look at.","parameters":[{"name":"orderId"}],"properties":{"orderId":{"type":"string","description":"The order the item came back from, e.g. A-100."}},"resultKind":"media","title":"Photo of a returned item","annotations":{"readOnlyHint":true,"openWorldHint":false}}
+{"member":"returnedItemPhoto","name":"returned_item_photo","description":"The photo the warehouse took of a returned item, for the model to look at.","parameters":[{"name":"orderId"}],"properties":{"orderId":{"type":"string","description":"The order the item came back from, e.g. A-100."}},"resultKind":"media","title":"Photo of a returned item","annotations":{"readOnlyHint":true,"openWorldHint":false},"signature":"6be421b9"}
 ]}
 ]}`,
   },

@@ -5,6 +5,7 @@ import { functionParameterNames } from "./functionParameters";
 import type { GeneratedToolEntry } from "./generatedEntry";
 import type { JsonSchema } from "./jsonSchema";
 import { reviveDates } from "./reviveDates";
+import { signatureChange } from "./signatureChange";
 import { generatedEntriesOf, registeredModules, type RegisteredEntry } from "./schemaRegistry";
 import { generatedSchema, Tool, type ToolOptions } from "./tool";
 
@@ -19,34 +20,52 @@ interface DecoratedMember {
 }
 
 /**
- * The tools of an object with `@tool` methods (an instance: its instance methods; a class: its
- * static methods) or of a `defineTool` result, joined with their generated entries. Undefined
- * when the object has no tools. Throws `ConfigurationError` when an entry is missing and
- * `StaleSchemaError` when one no longer matches its method.
+ * The tools of an object with `@tool` methods or of a `defineTool` result, joined with their
+ * generated entries. An instance gives its instance methods and its class's static ones (called on
+ * the class); a class gives its static methods, and is refused when it also has instance tools,
+ * which need an instance. Undefined when the object has no tools. Throws `ConfigurationError` when
+ * an entry is missing and `StaleSchemaError` when one no longer matches its method.
  */
 export function decoratedTools(source: object): Tool[] | undefined {
-  const members = decoratedMembers(source);
-  if (members.length === 0) return undefined;
-  const target = decorationOf(source)?.kind === "function" ? undefined : source;
-  return members.map((member) => toolOf(member, target));
+  const handle = decorationOf(source);
+  if (handle?.kind === "function") return [toolOf({ decoration: handle, owner: source, metadataTarget: undefined, label: handle.memberName }, undefined)];
+  if (typeof source === "function") {
+    const statics = decoratedMembers(source, true);
+    const instance = decoratedMembers((source as { prototype?: object }).prototype ?? null, false);
+    if (instance.length > 0 && statics.length > 0) throw mixedClass(source as { name?: string }, statics, instance);
+    if (statics.length === 0) return undefined;
+    return statics.map((member) => toolOf(member, source));
+  }
+  const constructor = (Object.getPrototypeOf(source) as { constructor?: unknown } | null)?.constructor;
+  const instance = decoratedMembers(Object.getPrototypeOf(source) as object | null, false);
+  const statics = typeof constructor === "function" && constructor !== Object ? decoratedMembers(constructor, true) : [];
+  if (instance.length === 0 && statics.length === 0) return undefined;
+  return [...instance.map((member) => toolOf(member, source)), ...statics.map((member) => toolOf(member, constructor))];
 }
 
-function decoratedMembers(source: object): DecoratedMember[] {
-  const handle = decorationOf(source);
-  if (handle?.kind === "function") return [{ decoration: handle, owner: source, metadataTarget: undefined, label: handle.memberName }];
+function mixedClass(cls: { name?: string }, statics: readonly DecoratedMember[], instance: readonly DecoratedMember[]): ConfigurationError {
+  const name = cls.name || "(anonymous class)";
+  const names = (members: readonly DecoratedMember[]) => members.map((m) => m.label).join(", ");
+  return new ConfigurationError(
+    name,
+    `${name} has static @tool methods (${names(statics)}) and instance @tool methods (${names(instance)}), and the class alone cannot call the instance ones; pass an instance (new ${name}(…)), which gives both kinds.`,
+  );
+}
+
+// The @tool methods found walking up from `start`: statics (start is a class) or instance methods (start is a prototype).
+function decoratedMembers(start: object | null, isStatic: boolean): DecoratedMember[] {
   const found: DecoratedMember[] = [];
   const seen = new Set<string>();
-  const isClass = typeof source === "function";
-  let level: object | null = isClass ? source : Object.getPrototypeOf(source);
+  let level: object | null = start;
   while (level && level !== Object.prototype && level !== Function.prototype) {
-    const owner = isClass ? level : (level as { constructor: unknown }).constructor;
+    const owner = isStatic ? level : (level as { constructor: unknown }).constructor;
     const className = (owner as { name?: string })?.name || "(anonymous class)";
     for (const name of Object.getOwnPropertyNames(level)) {
       if (seen.has(name) || name === "constructor" || name === "prototype") continue;
       seen.add(name);
       const value = Object.getOwnPropertyDescriptor(level, name)?.value as unknown;
       const decoration = typeof value === "function" ? decorationOf(value) : undefined;
-      if (decoration && decoration.kind === "method" && decoration.isStatic === isClass) {
+      if (decoration && decoration.kind === "method" && decoration.isStatic === isStatic) {
         found.push({ decoration, owner, metadataTarget: level, label: `${className}.${name}` });
       }
     }
@@ -134,9 +153,11 @@ function checkNotStale(member: DecoratedMember, record: RegisteredEntry): void {
   }
   const problem = staleness(member, record.entry);
   if (!problem) return;
+  // An arrow function given to defineTool has no name of its own; codegen read the const's.
+  const label = member.label || record.entry.member;
   throw new StaleSchemaError(
-    member.label,
-    `${member.label} (${record.entry.source}) has changed since ${record.module.module} was generated: ${problem}. Run \`${record.module.command}\` to regenerate it.`,
+    label,
+    `${label} (${record.entry.source}) has changed since ${record.module.module} was generated: ${problem}. Run \`${record.module.command}\` to regenerate it.`,
   );
 }
 
@@ -158,6 +179,9 @@ function staleness(member: DecoratedMember, entry: GeneratedToolEntry): string |
   }
   const statePosition = stateParameterProblem(member, entry);
   if (statePosition) return statePosition;
+  const className = decoration.kind === "function" ? undefined : (member.owner as { name?: string }).name;
+  const changed = signatureChange(entry, className);
+  if (changed) return changed;
   const options = decoration.options;
   // An arrow function given to defineTool has no name of its own; the const's name is the default.
   const name = options.name ?? (decoration.memberName || entry.member);

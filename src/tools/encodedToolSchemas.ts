@@ -63,6 +63,7 @@ export interface EncodedTool {
   readonly resultKind?: "media";
   readonly title?: string;
   readonly annotations?: GeneratedToolEntry["annotations"];
+  readonly signature?: string;
   /** Left out when both maps are empty. */
   readonly options?: GeneratedToolEntry["options"];
 }
@@ -127,6 +128,7 @@ function decodeTool(tool: EncodedTool, owner: EncodedOwner, expand: (value: unkn
     ...(tool.resultKind === undefined ? {} : { resultKind: tool.resultKind }),
     ...(tool.title === undefined ? {} : { title: tool.title }),
     ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+    ...(tool.signature === undefined ? {} : { signature: tool.signature }),
     options: tool.options ?? { inputsFromState: {}, outputsToState: {} },
     source: owner.source,
   };

@@ -61,6 +61,12 @@ export interface GeneratedToolEntry {
     readonly inputsFromState: Readonly<Record<string, string>>;
     readonly outputsToState: Readonly<Record<string, { readonly source?: string }>>;
   };
+  /**
+   * A hash of the parameter list and return type as the source writes them (`toolSignature`): where
+   * the source file is readable, the runtime hashes it again and throws `StaleSchemaError` when it
+   * differs, which catches a changed type that type-stripping runners (tsx, SWC) never check.
+   */
+  readonly signature?: string;
   /** The file the tool is declared in (`src/tools/support.ts`); without line and column, so moving a tool does not make the module stale. */
   readonly source: string;
 }

@@ -93,7 +93,7 @@ describe("a generated module that is out of date (tsc and --check catch it)", ()
     expect(await run(["codegen", "--check"], project.dir)).toEqual({
       code: 1,
       out: "",
-      err: `src/tools.generated.ts is out of date: stale tools: close_ticket (changed: schema, parameter types). Run \`${command}\` and commit the result.\n`,
+      err: `src/tools.generated.ts is out of date: stale tools: close_ticket (changed: schema, signature, parameter types). Run \`${command}\` and commit the result.\n`,
     });
   });
 
@@ -128,7 +128,7 @@ describe("a generated module that is out of date (tsc and --check catch it)", ()
     expect(await run(["codegen", "--check"], project.dir)).toEqual({
       code: 1,
       out: "",
-      err: `src/tools.generated.ts is out of date: stale tools: close_ticket (changed: schema, parameter types). Run \`${command}\` and commit the result.\n`,
+      err: `src/tools.generated.ts is out of date: stale tools: close_ticket (changed: schema, signature, parameter types). Run \`${command}\` and commit the result.\n`,
     });
   });
 
@@ -165,7 +165,7 @@ describe("a generated module that is out of date (tsc and --check catch it)", ()
     expect(await run(["codegen", "--check"], project.dir)).toEqual({
       code: 1,
       out: "",
-      err: `src/tools.generated.ts is out of date: stale tools: close_ticket (changed: parameters, schema, parameter types). Run \`${command}\` and commit the result.\n`,
+      err: `src/tools.generated.ts is out of date: stale tools: close_ticket (changed: parameters, schema, signature, parameter types). Run \`${command}\` and commit the result.\n`,
     });
     expect(await run(["codegen"], project.dir)).toEqual({ code: 0, out: "wrote src/tools.generated.ts (2 tools).\n", err: "" });
     expect(await run(["codegen", "--check"], project.dir)).toEqual({ code: 0, out: "src/tools.generated.ts is up to date (2 tools).\n", err: "" });

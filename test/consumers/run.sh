@@ -8,7 +8,8 @@
 #         tsc, run; types also under node16
 #   the cjs app's build again after `npm ci --omit=dev`: no typescript, ts-morph, ts-node or yargs; it still runs
 #   examples/support under tsx (no decorator metadata): codegen, then run from source; again with
-#         TOOLWRIGHT_TRACE=console (toolwright/otel on the app's own @opentelemetry/api and SDK)
+#         TOOLWRIGHT_TRACE=console (toolwright/otel on the app's own @opentelemetry/api and SDK); then with a
+#         parameter type changed after codegen: StaleSchemaError at new Agent, not a failed call
 #   a git dependency (git+file:// on a clone of the committed HEAD): npm installs it and its `prepare`
 #         builds it; it loads from CommonJS and ES modules and its CLI runs
 # Usage: bash test/consumers/run.sh [--keep]   (--keep leaves the temporary directory for inspection)
@@ -135,6 +136,16 @@ grep -q '^answer: You had two open tickets. I closed T-' "$ex/output.txt" || { c
   || { cat "$ex/traced.txt" >&2; fail "tsx: examples/support/main.ts with TOOLWRIGHT_TRACE=console exited non-zero"; }
 grep -qE '^invoke_agent support-desk  [0-9.]+ ms  exit=text model_calls=3 tool_calls=2' "$ex/traced.txt" \
   && grep -qE '^└─ chat scripted  [0-9.]+ ms  finish=stop$' "$ex/traced.txt" || { cat "$ex/traced.txt" >&2; fail "tsx: no span tree in the output above"; }
+
+# tsx strips types without checking them: a type changed after codegen must stop at new Agent with
+# StaleSchemaError (the signature hash in the generated module), not reach the method with a stale schema.
+sed -i 's/closeTicket(ticketId: string, state/closeTicket(ticketId: number, state/' "$ex/examples/support/supportTools.ts"
+grep -q 'closeTicket(ticketId: number, state' "$ex/examples/support/supportTools.ts" || fail "tsx: could not change closeTicket's parameter type"
+if (cd "$ex" && env -u OPENAI_API_KEY -u OPENAI_BASE_URL npx --no -- tsx examples/support/main.ts) >"$ex/stale.txt" 2>&1; then
+  cat "$ex/stale.txt" >&2; fail "tsx: main.ts ran with a stale parameter type"
+fi
+stale='StaleSchemaError: SupportTools.closeTicket (examples/support/supportTools.ts) has changed since examples/support/tools.generated.ts was generated: its signature is now (ticketId: number, state: State<SupportState>): Ticket, which is not the one the generated schema was built from. Run `npx toolwright codegen --project examples/support/tsconfig.json --out examples/support/tools.generated.ts` to regenerate it.'
+grep -qF "$stale" "$ex/stale.txt" || { cat "$ex/stale.txt" >&2; fail "tsx: no StaleSchemaError for the changed type in the output above"; }
 
 step "git dependency: a clone's committed HEAD, built by its prepare on install"
 clone="$work/clone"

@@ -154,6 +154,43 @@ describe("decorated tools", () => {
     expect(agent.tools.map((t) => t.name)).toEqual(["lookup", "ping"]);
   });
 
+  it("takes both the instance and the static @tool methods of a class when given an instance, calling statics on the class", async () => {
+    class Currency {
+      rate = 2;
+      @tool
+      convert(query: string): string {
+        return `${Number(query) * this.rate}`;
+      }
+      @tool
+      static symbols(this: unknown, query: string): string {
+        return this === Currency ? `${query}: EUR USD` : "called on the wrong object";
+      }
+    }
+    registerToolSchemas([entry(Currency, "convert"), entry(Currency, "symbols", { static: true })], moduleInfo);
+    const model = new ScriptedChatGenerator([toolCallReply(["convert", { query: "21" }], ["symbols", { query: "all" }]), ChatMessage.fromAssistant("done")]);
+    const agent = new Agent({ chatGenerator: model, tools: [new Currency()] });
+    expect(agent.tools.map((t) => t.name)).toEqual(["convert", "symbols"]);
+    const result = await agent.run({ messages: [ChatMessage.fromUser("go")] });
+    expect(result.messages.filter((m) => m.role === "tool").map((m) => m.toolCallResult?.result)).toEqual(["42", "all: EUR USD"]);
+  });
+
+  it("refuses a class with both static and instance @tool methods, saying to pass an instance", () => {
+    class Currency {
+      @tool
+      convert(query: string): string {
+        return query;
+      }
+      @tool
+      static symbols(query: string): string {
+        return query;
+      }
+    }
+    registerToolSchemas([entry(Currency, "convert"), entry(Currency, "symbols", { static: true })], moduleInfo);
+    expect(configError(() => new Agent({ chatGenerator, tools: [Currency] })).message).toBe(
+      "Currency has static @tool methods (Currency.symbols) and instance @tool methods (Currency.convert), and the class alone cannot call the instance ones; pass an instance (new Currency(…)), which gives both kinds.",
+    );
+  });
+
   it("resolves defineTool results, arrow functions named by their const", () => {
     const lookup = defineTool((query: string) => query.toUpperCase());
     registerToolSchemas([entry(lookup, "lookup", { kind: "function" })], moduleInfo);
