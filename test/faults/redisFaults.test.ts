@@ -141,7 +141,7 @@ describe("toolwright/bullmq under faults", () => {
     expectNoHarm(counts, freezeRuns);
     expect(counts.recovered).toBeGreaterThanOrEqual(1);
     await stopWorkers([frozen!, other!]);
-  }, 60_000);
+  }, 120_000); // 40 six-step runs and two freezes: over a minute on a loaded 2-core machine
 
   it("keeps a frozen worker's late checkpoint from cancelling a run another worker moved on (paused, then resumed and queued)", async () => {
     const name = "fence";
