@@ -26,11 +26,12 @@ export function extractBlocks(markdown, file) {
   const lines = markdown.split("\n");
   const blocks = [];
   for (let index = 0; index < lines.length; index++) {
-    const open = /^(\s*)```(\S*)\s*$/.exec(lines[index]);
+    const open = /^(\s*)(`{3,})(\S*)\s*$/.exec(lines[index]);
     if (!open) continue;
-    const [, indent, language] = open;
+    const [, indent, ticks, language] = open;
+    // A fence closes with as many backticks as it opened with: a ````md block may show a ```ts one.
     let end = index + 1;
-    while (end < lines.length && !/^\s*```\s*$/.test(lines[end])) end++;
+    while (end < lines.length && lines[end].trim() !== ticks) end++;
     if (language === "ts" || language === "tsx") {
       const body = lines.slice(index + 1, end).map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line.trimStart()));
       blocks.push({ file, language, fenceLine: index + 1, body, preamble: preambleAbove(lines, index) });

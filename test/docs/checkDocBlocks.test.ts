@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 const root = resolve(__dirname, "../..");
 
 describe("checkDocBlocks", () => {
-  it("names the Markdown file, the line and the TypeScript error of each block that does not compile", () => {
+  it("names the Markdown file, the line and the TypeScript error of each block that does not compile, and checks only ts blocks at the top level of fences", () => {
     // Against the built package (dist/), as an app imports it: `npm test` builds first.
     const run = spawnSync(process.execPath, [".ci/checkDocBlocks.mjs", "--out", "dist/doc-blocks-test", join("test", "docs", "fixtures", "blocks.md")], { cwd: root, encoding: "utf8" });
     expect(run.stdout).toBe(
