@@ -1,3 +1,8 @@
+/**
+ * The build step as a library: the same analysis and generated module as `toolwright codegen`, for
+ * build tools and watchers.
+ * @module toolwright/codegen
+ */
 export type { CodegenOptions } from "./config";
 export { formatDiagnostic } from "./diagnostics";
 export type { Diagnostic, DiagnosticCode } from "./diagnostics";

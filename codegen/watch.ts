@@ -23,6 +23,7 @@ export interface ToolSchemaWatcher {
   readonly initial: WatchEvent;
   /** Re-reads the given files from disk and regenerates, re-analysing only them and the files that import them. */
   regenerate(changedFiles: readonly string[]): WatchEvent;
+  /** Stops watching. */
   close(): void;
 }
 

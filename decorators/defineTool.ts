@@ -2,7 +2,10 @@ import { ToolDecoratorError } from "./errors";
 import { recordDecoration } from "./metadataStorage";
 import type { ToolDecoratorOptions } from "./toolOptions";
 
-/** A plain function made into a tool with `defineTool`; give it to an Agent like a Tool. */
+/**
+ * A plain function made into a tool with `defineTool`; give it to an Agent like a Tool.
+ * @typeParam F The function's type, kept so that `function` stays callable as written.
+ */
 export interface DefinedTool<F extends (...args: any[]) => unknown> { // eslint-disable-line @typescript-eslint/no-explicit-any -- any function signature
   /** The function, callable as before. */
   readonly function: F;
@@ -17,6 +20,7 @@ export interface DefinedTool<F extends (...args: any[]) => unknown> { // eslint-
  *
  * @example
  * export const searchDocs = defineTool(async function searchDocs(query: string, state: State) { … }, { outputsToState: { docs: {} } });
+ * @typeParam F The function's type, kept so that the result's `function` stays callable as written.
  */
 export function defineTool<F extends (...args: any[]) => unknown>(fn: F, options: ToolDecoratorOptions = {}): DefinedTool<F> { // eslint-disable-line @typescript-eslint/no-explicit-any -- any function signature
   if (typeof fn !== "function") throw new ToolDecoratorError("defineTool", `defineTool(fn, options) needs a function, got ${fn === null ? "null" : typeof fn}.`);

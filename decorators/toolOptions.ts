@@ -11,9 +11,21 @@ export interface ToolDecoratorOptions {
   /** state key → parameter name: that parameter is filled from state and hidden from the model. */
   inputsFromState?: Record<string, string>;
   /** state key → `{ source?, handler? }`: which part of the result is merged into which key. */
-  outputsToState?: Record<string, { source?: string; handler?: (current: any, incoming: any) => any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- handlers are typed by their state key
+  outputsToState?: Record<string, {
+    /** The result property to write; without it the whole result is written. */
+    source?: string;
+    /** Merge handler for this write, instead of the key's own. */
+    handler?: (current: any, incoming: any) => any; // eslint-disable-line @typescript-eslint/no-explicit-any -- handlers are typed by their state key
+  }>;
   /** How the result becomes the text the model sees. */
-  outputsToString?: { source?: string; handler?: (value: any) => unknown; rawResult?: boolean }; // eslint-disable-line @typescript-eslint/no-explicit-any -- receives the method's result
+  outputsToString?: {
+    /** The result property to send instead of the whole result. */
+    source?: string;
+    /** Turns the (source) value into text; a non-string return is sent as JSON. */
+    handler?: (value: any) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any -- receives the method's result
+    /** Send the value exactly as it is; it must then be a string, or an array of strings, `ImageContent` and `FileContent` (sent as parts, text included). */
+    rawResult?: boolean;
+  };
   /** A call that takes longer fails with a timeout message; overrides the Agent's `toolTimeoutMs`. */
   timeoutMs?: number;
   /** How often a failed call runs again (only when idempotent, or when the error says `retryable: true`): `{ attempts, backoffMs?, maxBackoffMs? }`. */

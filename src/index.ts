@@ -1,3 +1,8 @@
+/**
+ * The core: `@tool`, `Agent`, `State`, `ChatMessage`, tools, middleware, guardrails, budgets,
+ * snapshots and the error classes.
+ * @module toolwright
+ */
 import { registerFallbackGeneratorType } from "./chat/fallbackGeneratorType";
 import { registerOpenAIGeneratorTypes } from "./chat/openai/openaiGeneratorTypes";
 import { useAgentDefinitions } from "./definition/useAgentDefinitions";

@@ -120,6 +120,8 @@ export interface AISdkLanguageModel {
   readonly modelId: string;
   /** The URLs the provider takes as they are, by media type (`{ "image/*": [/^https?:\/\/.*$/] }`); others it would download. */
   readonly supportedUrls?: PromiseLike<Record<string, RegExp[]>> | Record<string, RegExp[]>;
+  /** Generates one reply (the provider's LanguageModel method). */
   doGenerate(options: AISdkCallOptions): PromiseLike<unknown>;
+  /** Streams one reply (the provider's LanguageModel method). */
   doStream(options: AISdkCallOptions): PromiseLike<unknown>;
 }

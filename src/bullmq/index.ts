@@ -1,4 +1,7 @@
-// toolwright/bullmq: runs that outlive a process. bullmq and ioredis are optional peer dependencies.
+/**
+ * Runs that outlive a process. bullmq and ioredis are optional peer dependencies.
+ * @module toolwright/bullmq
+ */
 export type { RedisConnection, RunStoreOptions } from "./connection";
 export { RunNotFoundError, RunStateError, RunWaitError } from "./errors";
 export type { RunCallOptions } from "./redisDeadline";

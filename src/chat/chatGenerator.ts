@@ -105,6 +105,7 @@ export interface ChatGenerator {
   readonly provider?: string;
   /** The URL of the server it calls (`https://api.openai.com/v1`), for traces' `server.address` and `server.port`. */
   readonly serverUrl?: string;
+  /** Calls the model once with the conversation and the tools' schemas; resolves with its replies. */
   run(request: ChatGeneratorRequest): Promise<ChatGeneratorResponse>;
   /**
    * This generator as data, for `agent.toJSON()`: a generator without it can only be named by a

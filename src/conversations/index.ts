@@ -1,4 +1,7 @@
-// toolwright/conversations: threads that persist. pg, @electric-sql/pglite and ioredis are optional peer dependencies.
+/**
+ * Threads that persist. pg, @electric-sql/pglite and ioredis are optional peer dependencies.
+ * @module toolwright/conversations
+ */
 export type { ConversationLimits } from "./conversationLimits";
 export type { ConversationAppendOptions, ConversationAppendResult, ConversationListOptions, ConversationMetadata, ConversationMetadataUpdate, ConversationPage, ConversationStore, ConversationSummary, ConversationThread } from "./conversationStore";
 export { ConversationAppendError } from "../agent/conversationAppendError";

@@ -61,6 +61,7 @@ export type GuardrailInput = InputGuardrailInput | OutputGuardrailInput | ToolCa
 export interface Guardrail {
   /** Names the guardrail in stops (`result.stopped.details.guardrail`) and errors. */
   readonly name: string;
+  /** Checks one input (a user message, the answer, a tool call or its result): pass, block, or ask the model to retry. */
   check(input: GuardrailInput, context: HookContext): MaybePromise<GuardrailVerdict>;
 }
 

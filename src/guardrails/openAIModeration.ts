@@ -6,6 +6,7 @@ import { type BuiltinVerdict, builtinOptions, failedVerdict } from "./builtinVer
 /** The part of an OpenAI client the moderation guardrail uses (an `OpenAI` instance, such as `OpenAIChatGenerator`'s `client`, has it). */
 export interface ModerationClient {
   readonly moderations: {
+    /** Classifies the text (OpenAI's `client.moderations.create`). */
     create(body: { input: string; model: string }, options?: { signal?: AbortSignal }): PromiseLike<unknown>;
   };
 }

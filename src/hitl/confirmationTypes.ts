@@ -36,6 +36,7 @@ export interface PendingConfirmation {
 
 /** Decides whether a call needs asking. */
 export interface ConfirmationPolicy {
+  /** Whether a person is asked about this call; false lets it run unconfirmed. */
   shouldAsk(request: ConfirmationRequest): boolean;
   /** Told every decision a person made, to remember what they confirmed. */
   recordDecision?(request: ConfirmationRequest, decision: ConfirmationDecision): void;
@@ -43,6 +44,7 @@ export interface ConfirmationPolicy {
 
 /** Decides a call now, or defers it (the run pauses and resumes with the decision later). */
 export interface ConfirmationStrategy {
+  /** The decision on one tool call: confirm, reject or modify it now, or "defer" to pause the run until a person answers. */
   decide(request: ConfirmationRequest): Promise<ConfirmationDecision | "defer"> | ConfirmationDecision | "defer";
 }
 

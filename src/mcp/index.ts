@@ -1,3 +1,8 @@
+/**
+ * MCP both ways: an MCP server's tools as a toolset (`McpToolset`), and `@tool` classes served over
+ * MCP (`serveMcp`). Needs `@modelcontextprotocol/sdk` (an optional peer dependency).
+ * @module toolwright/mcp
+ */
 export type { McpCallOptions } from "./mcpToolset";
 export type { McpCallResult } from "./mcpResult";
 export type { McpBinaryPart } from "./mcpBinary";

@@ -192,7 +192,12 @@ export class McpToolServer<S extends StateSchema = {}> {
    * Starts an HTTP server that serves `handleHttp` at `path`; resolves with its URL and how to stop
    * it (which ends the sessions opened through it).
    */
-  async listen(options: McpListenOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
+  async listen(options: McpListenOptions = {}): Promise<{
+    /** Where MCP is served: `http://<host>:<port><path>`. */
+    url: string;
+    /** Stops this HTTP server and ends its sessions. */
+    close(): Promise<void>;
+  }> {
     const { port = 0, host = "127.0.0.1", path = "/mcp" } = options;
     const loopback = loopbackHosts.has(host);
     const httpServer = http.createServer((request, response) => {

@@ -99,6 +99,7 @@ export class FileContent extends MediaContent {
     return base64 === undefined ? { url: this.url!, ...common } : { base64_data: base64, ...common, validation: this.#validation };
   }
 
+  /** The file's name, when it has one, for the descriptor that events, traces and snapshots show. */
   protected override descriptorExtra(): { filename?: string } {
     return this.filename === undefined ? {} : { filename: this.filename };
   }

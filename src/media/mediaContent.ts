@@ -61,6 +61,7 @@ export abstract class MediaContent {
   /** "image" or "file". */
   abstract readonly kind: "image" | "file";
 
+  /** What a subclass adds to the descriptor that events, traces and snapshots show (a file's name). */
   protected descriptorExtra(): { filename?: string } {
     return {};
   }

@@ -43,9 +43,13 @@ export interface RunTrace {
   readonly recording: boolean;
   /** Calls `fn` with the run's span as the active one. */
   within<T>(fn: () => T): T;
+  /** Opens the trace of one model call; the returned trace is ended when the call ends. */
   startModelCall(event: ModelStartEvent): CallTrace<ModelEndEvent>;
+  /** Opens the trace of one tool call; the returned trace is ended when the call ends. */
   startToolCall(event: ToolStartEvent): CallTrace<ToolEndEvent>;
+  /** Records a named moment of the run, with its attributes, on the run's trace. */
   addEvent(event: TraceEvent): void;
+  /** Closes the run's trace with how the run ended. */
   end(event: RunEndEvent): void;
 }
 
@@ -53,5 +57,6 @@ export interface RunTrace {
 export interface CallTrace<TEnd> {
   /** Calls `fn` with the call's span as the active one (the generator's HTTP request, the tool's own spans nest under it). */
   within<T>(fn: () => T): T;
+  /** Closes this call's trace with how the call ended. */
   end(event: TEnd): void;
 }

@@ -144,13 +144,19 @@ export interface RunEndEvent extends RunEventBase {
  * its error is given to `onHookError` as a `HookError`, else emitted as a process warning.
  */
 export interface AgentHooks {
+  /** When a run starts. */
   onRunStart?(event: RunStartEvent): void | Promise<void>;
+  /** Before each model call, with what it sends. */
   onModelStart?(event: ModelStartEvent): void | Promise<void>;
+  /** After each model call, with its replies, usage or error. */
   onModelEnd?(event: ModelEndEvent): void | Promise<void>;
+  /** Before each tool call, with the model's arguments. */
   onToolStart?(event: ToolStartEvent): void | Promise<void>;
+  /** After each tool call, with its result or error. */
   onToolEnd?(event: ToolEndEvent): void | Promise<void>;
   /** A tool call failed in a way the developer has to fix: the original error, unredacted, or the injected value that was missing. */
   onToolError?(event: ToolErrorEvent): void | Promise<void>;
+  /** When a run ends, with how it ended and its usage. */
   onRunEnd?(event: RunEndEvent): void | Promise<void>;
   /** Receives the errors of these hooks; without it they are emitted with `process.emitWarning`. */
   onHookError?(error: HookError): void;

@@ -77,7 +77,14 @@ export interface BeforeModelContext<S extends StateSchema = AnyStateSchema> exte
  * call (`alongside`), or stop the run.
  */
 export type BeforeModelAction =
-  | { readonly messages?: readonly ChatMessage[]; readonly tools?: readonly ToolSpec[]; readonly alongside?: (signal: AbortSignal) => MaybePromise<AlongsideVerdict | void> }
+  | {
+      /** The messages this call sends instead (state keeps the conversation as it is). */
+      readonly messages?: readonly ChatMessage[];
+      /** The tools this call offers instead. */
+      readonly tools?: readonly ToolSpec[];
+      /** A check run beside the model call; its verdict can stop the run or call the model again. */
+      readonly alongside?: (signal: AbortSignal) => MaybePromise<AlongsideVerdict | void>;
+    }
   | StopAction;
 
 /**
@@ -159,11 +166,16 @@ export interface AfterRunAction<R> {
 export interface Middleware<S extends StateSchema = AnyStateSchema> {
   /** Names the middleware in errors, stops and events. */
   readonly name: string;
+  /** Before each model call: change what the call sends, run a check beside it, or stop the run. */
   beforeModel?(context: BeforeModelContext<S>): MaybePromise<BeforeModelAction | void>;
+  /** After the model answered, before its replies join the conversation: replace them, reject them with feedback, or stop the run. */
   afterModel?(context: AfterModelContext<S>): MaybePromise<AfterModelAction | void>;
+  /** Before each tool call: confirm it, change its arguments, reject it with feedback for the model, pause the run for a person, or stop the run. */
   beforeTool?(context: BeforeToolContext<S>): MaybePromise<BeforeToolAction | void>;
+  /** After each tool call: replace its result or the text the model gets, or stop the run. */
   afterTool?(context: AfterToolContext<S>): MaybePromise<AfterToolAction | void>;
   // The result type is the run's (AgentResult); typed loosely here so that one middleware fits any Agent.
+  /** When the run returns (not when it throws): replace its result. */
   afterRun?(context: AfterRunContext<RunResultLike, S>): MaybePromise<AfterRunAction<RunResultLike> | void>;
 }
 

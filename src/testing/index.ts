@@ -1,3 +1,7 @@
+/**
+ * A scripted model (`ScriptedChatGenerator`) for tests and offline examples.
+ * @module toolwright/testing
+ */
 import { registerScriptedGeneratorType } from "./scriptedGeneratorType";
 export { ScriptedChatGenerator } from "./scriptedChatGenerator";
 export type { ScriptEntry } from "./scriptedChatGenerator";

@@ -7,7 +7,9 @@ import type { AgentSnapshot } from "../agent/snapshot";
  * `snapshotKey` when the store is outside the process: a snapshot changed there is then refused.
  */
 export interface ApprovalStore {
+  /** The snapshot saved for the chat's paused run, if any. */
   get(chatId: string): AgentSnapshot | undefined | Promise<AgentSnapshot | undefined>;
+  /** Saves the snapshot of the chat's paused run. */
   set(chatId: string, snapshot: AgentSnapshot): unknown;
   /** Removes the chat's snapshot; true only for the caller that removed it. */
   delete(chatId: string): boolean | Promise<boolean>;

@@ -1,4 +1,8 @@
-// toolwright/ui: runs as the AI SDK's UI message stream, for useChat and other chat UIs. No runtime dependency on `ai`.
+/**
+ * Runs as the AI SDK's UI message stream, for useChat and other chat UIs. No runtime dependency on
+ * `ai`.
+ * @module toolwright/ui
+ */
 export { createUIMessageStreamResponse } from "./createUIMessageStreamResponse";
 export type { UIMessageStreamResponseOptions } from "./createUIMessageStreamResponse";
 export { pipeUIMessageStreamToResponse } from "./pipeUIMessageStreamToResponse";

@@ -1,4 +1,7 @@
-// toolwright/yaml: agent definitions in YAML files. Needs the `yaml` package (an optional peer dependency).
+/**
+ * Agent definitions in YAML files. Needs the `yaml` package (an optional peer dependency).
+ * @module toolwright/yaml
+ */
 import { registerFallbackGeneratorType } from "../chat/fallbackGeneratorType";
 import { registerOpenAIGeneratorTypes } from "../chat/openai/openaiGeneratorTypes";
 import { useAgentDefinitions } from "../definition/useAgentDefinitions";

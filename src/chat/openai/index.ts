@@ -1,3 +1,8 @@
+/**
+ * OpenAI's Chat Completions and Responses APIs as `ChatGenerator`s, through the official `openai`
+ * SDK (an optional peer dependency).
+ * @module toolwright/openai
+ */
 import { registerOpenAIGeneratorTypes } from "./openaiGeneratorTypes";
 export { OpenAIChatGenerator } from "./openaiChatGenerator";
 export type { OpenAIChatGeneratorOptions } from "./openaiChatGenerator";
