@@ -4,6 +4,7 @@ import { describeKind } from "../util/describeValue";
 import { isPlainObject } from "../util/isPlainObject";
 import { setOwn } from "../util/ownProperty";
 import type { StoredInput, StoredOptions } from "./runStore";
+import type { RunConversationOption } from "./runConversationOption";
 
 /**
  * What `RunQueue.start` takes: the conversation, run options that apply to every step, and initial
@@ -22,16 +23,6 @@ export interface RunStartInput {
   conversation?: RunConversationOption;
   /** Initial state values by key. */
   [stateKey: string]: unknown;
-}
-
-/** `agent.run`'s `conversation` option without the store, which is the RunWorker's (`conversationStore`). */
-export interface RunConversationOption {
-  /** The thread's id (1 to 256 characters). */
-  readonly threadId: string;
-  /** State keys saved with the thread when the run ends and given to the next run in it. */
-  readonly persistState?: readonly string[];
-  /** When another run appended after this one loaded the thread: `"error"` (default) fails the run, `"append"` appends after it. */
-  readonly onConflict?: "error" | "append";
 }
 
 const optionKeys = new Set(["systemPrompt", "generationKwargs", "tools"]);

@@ -5,7 +5,7 @@ import { ConfigurationError } from "../errors";
 import { describeKind } from "../util/describeValue";
 import { newRedisClient, type RunStoreOptions } from "./connection";
 import type { RunEvent, RunOutcome } from "./runEvents";
-import type { RunConversationOption } from "./runInput";
+import type { RunConversationOption } from "./runConversationOption";
 import { checkName, runKeys, type RunKeys } from "./runKeys";
 
 /** The statuses of a run record. */
