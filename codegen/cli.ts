@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { type ImportExtension, importExtensions, resolveOptions } from "./config";
 import { CodegenConfigError } from "./configError";
-import { formatDiagnostic } from "./diagnostics";
+import { type Diagnostic, formatDiagnostic, sortDiagnostics } from "./diagnostics";
 import type { generateToolSchemas } from "./generateToolSchemas";
 import type { watchToolSchemas, WatchEvent } from "./watch";
 
@@ -157,12 +157,13 @@ export async function main(
     }
     const result = await generateToolSchemas({ ...options, check: args.check });
     const label = path.relative(cwd, result.out).split(path.sep).join("/") || result.out;
+    for (const d of sortDiagnostics([...result.diagnostics, ...result.warnings])) err.write(`${formatDiagnostic(d)}\n`);
     if (result.diagnostics.length > 0) {
-      for (const d of result.diagnostics) err.write(`${formatDiagnostic(d)}\n`);
-      err.write(`\nFound ${result.diagnostics.length} error${result.diagnostics.length === 1 ? "" : "s"}.\n`);
+      err.write(`\nFound ${found(result.diagnostics, result.warnings)}.\n`);
       return 1;
     }
-    const count = `${result.tools.length} tool${result.tools.length === 1 ? "" : "s"}`;
+    // Warnings never change the exit code, with or without --check.
+    const count = `${plural(result.tools.length, "tool")}${result.warnings.length > 0 ? `, ${plural(result.warnings.length, "warning")}` : ""}`;
     if (args.check) {
       if (result.ok) {
         out.write(`${label} is up to date (${count}).\n`);
@@ -184,11 +185,20 @@ export async function main(
   }
 }
 
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+// `2 errors`, or `1 error and 1 warning`.
+function found(errors: readonly Diagnostic[], warnings: readonly Diagnostic[]): string {
+  return warnings.length === 0 ? plural(errors.length, "error") : `${plural(errors.length, "error")} and ${plural(warnings.length, "warning")}`;
+}
+
 function report(event: WatchEvent, out: NodeJS.WritableStream, err: NodeJS.WritableStream): void {
   const { analysis } = event;
+  for (const d of sortDiagnostics([...analysis.diagnostics, ...analysis.warnings])) err.write(`${formatDiagnostic(d)}\n`);
   if (analysis.diagnostics.length > 0) {
-    for (const d of analysis.diagnostics) err.write(`${formatDiagnostic(d)}\n`);
-    err.write(`Found ${analysis.diagnostics.length} error${analysis.diagnostics.length === 1 ? "" : "s"}. Watching for changes.\n`);
+    err.write(`Found ${found(analysis.diagnostics, analysis.warnings)}. Watching for changes.\n`);
     return;
   }
   out.write(`${event.written ? "wrote" : "unchanged:"} generated module (${analysis.tools.length} tools, ${event.analysedFiles.length} files analysed, ${event.ms.toFixed(0)} ms). Watching for changes.\n`);

@@ -1,7 +1,7 @@
 import type { Project, SourceFile, ts } from "ts-morph";
 import { buildToolModel, type NamedTool } from "./buildToolModel";
 import { type ResolvedCodegenOptions } from "./config";
-import { type Diagnostic, Diagnostics } from "./diagnostics";
+import { type Diagnostic, Diagnostics, sortDiagnostics } from "./diagnostics";
 import { discoverInFile } from "./discoverTools";
 import { commonJsUnderVerbatimModuleSyntax, importExtensionFor } from "./emit/importStyle";
 import { renderModule } from "./emit/renderModule";
@@ -13,6 +13,8 @@ import { ToolwrightSymbols } from "./toolwrightSymbols";
 export interface Analysis {
   readonly tools: readonly ToolModel[];
   readonly diagnostics: readonly Diagnostic[];
+  /** Warnings (see `Diagnostic.severity`): printed, but the module is generated all the same. */
+  readonly warnings: readonly Diagnostic[];
   /** The generated module, or undefined when there are diagnostics. */
   readonly content: string | undefined;
 }
@@ -66,9 +68,8 @@ export class Analyzer {
     checkDuplicateNames([...this.#perFile.values()].flatMap((f) => f.names), programDiagnostics);
     const compilerOptions = this.project.getCompilerOptions();
     checkModuleFormat(compilerOptions, this.options, programDiagnostics);
-    const diagnostics = [...[...this.#perFile.values()].flatMap((f) => f.diagnostics.items), ...programDiagnostics.items].sort(
-      (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.code.localeCompare(b.code),
-    );
+    const diagnostics = sortDiagnostics([...[...this.#perFile.values()].flatMap((f) => f.diagnostics.items), ...programDiagnostics.items]);
+    const warnings = sortDiagnostics([...this.#perFile.values()].flatMap((f) => f.diagnostics.warnings));
     const content =
       diagnostics.length > 0
         ? undefined
@@ -79,7 +80,7 @@ export class Analyzer {
             runtimeImport: this.options.runtimeImport,
             importExtension: this.options.importExtension ?? importExtensionFor(compilerOptions),
           });
-    return { tools, diagnostics, content };
+    return { tools, diagnostics, warnings, content };
   }
 }
 

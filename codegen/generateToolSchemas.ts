@@ -17,6 +17,8 @@ export interface GenerateToolSchemasResult {
   /** True when there are no diagnostics and (with `check`) the file is up to date. */
   readonly ok: boolean;
   readonly diagnostics: readonly Diagnostic[];
+  /** Warnings: printed, never a reason for `ok` to be false. */
+  readonly warnings: readonly Diagnostic[];
   /** The tools found, in the order they are emitted. */
   readonly tools: readonly ToolModel[];
   /** The generated module's absolute path. */
@@ -41,7 +43,7 @@ export async function generateToolSchemas(options: GenerateToolSchemasOptions = 
   const resolved = resolveOptions(options);
   const project = loadProject(resolved.project);
   const analysis = new Analyzer(project, resolved).analyse();
-  const base = { diagnostics: analysis.diagnostics, tools: analysis.tools, out: resolved.out, content: analysis.content };
+  const base = { diagnostics: analysis.diagnostics, warnings: analysis.warnings, tools: analysis.tools, out: resolved.out, content: analysis.content };
   if (analysis.content === undefined) return { ...base, ok: false, written: false, stale: [] };
   if (options.check) {
     const stale = staleTools(readIfExists(resolved.out), analysis.content, analysis.tools);
