@@ -19,6 +19,13 @@ export interface Analysis {
   readonly content: string | undefined;
 }
 
+/** How far an analysis is: files analysed of all, and the tools found in them. */
+export interface AnalysisProgress {
+  readonly files: number;
+  readonly totalFiles: number;
+  readonly tools: number;
+}
+
 /**
  * Analyses every source file of the project: discovers tools, builds their models, checks names
  * across the program, and renders the module. Keeps the models of each file so that watch mode can
@@ -33,11 +40,17 @@ export class Analyzer {
     private readonly options: ResolvedCodegenOptions,
   ) {}
 
-  /** Analyses all files (the first run) or the given ones (watch mode), then the whole program's checks. */
-  analyse(changed?: readonly SourceFile[]): Analysis {
+  /**
+   * Analyses all files (the first run) or the given ones (watch mode), then the whole program's
+   * checks. `onProgress` hears after each file how far it is.
+   */
+  analyse(changed?: readonly SourceFile[], onProgress?: (progress: AnalysisProgress) => void): Analysis {
     const files = changed ?? this.project.getSourceFiles();
     if (!changed) this.#perFile.clear();
+    let done = 0;
+    let tools = 0;
     for (const sourceFile of files) {
+      onProgress?.({ files: done++, totalFiles: files.length, tools });
       const path = sourceFile.getFilePath();
       if (sourceFile.isDeclarationFile() || sourceFile.isInNodeModules() || path === this.options.out || sourceFile.wasForgotten() || isToolwrightOwnFile(path)) {
         this.#perFile.delete(path);
@@ -51,9 +64,11 @@ export class Analyzer {
       }
       const discovered = discoverInFile(sourceFile, this.#symbols, diagnostics);
       const names: NamedTool[] = [];
-      const tools = discovered.map((tool) => buildToolModel(tool, this.#symbols, diagnostics, names)).filter((t): t is ToolModel => t !== undefined);
-      this.#perFile.set(path, { tools, names, diagnostics });
+      const found = discovered.map((tool) => buildToolModel(tool, this.#symbols, diagnostics, names)).filter((t): t is ToolModel => t !== undefined);
+      this.#perFile.set(path, { tools: found, names, diagnostics });
+      tools += found.length;
     }
+    onProgress?.({ files: done, totalFiles: files.length, tools });
     return this.#finish();
   }
 
