@@ -5,8 +5,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { type ImportExtension, importExtensions, resolveOptions } from "./config";
 import { CodegenConfigError } from "./configError";
-import { formatDiagnostic } from "./diagnostics";
+import { type Diagnostic, formatDiagnostic, sortDiagnostics } from "./diagnostics";
 import type { generateToolSchemas } from "./generateToolSchemas";
+import { progressLine } from "./progressLine";
 import type { watchToolSchemas, WatchEvent } from "./watch";
 
 const usage = `Usage: toolwright codegen [options]
@@ -152,17 +153,21 @@ export async function main(
     const options = { project: args.project, out: args.out, runtimeImport: args.runtimeImport, importExtension: args.importExtension, cwd };
     const { generateToolSchemas, watchToolSchemas } = load();
     if (args.watch) {
-      watchToolSchemas(options, (event) => report(event, out, err));
+      const label = path.relative(cwd, resolveOptions(options).out).split(path.sep).join("/");
+      watchToolSchemas(options, (event) => reportWatchEvent(event, label, out, err));
       return await new Promise<number>(() => undefined);
     }
-    const result = await generateToolSchemas({ ...options, check: args.check });
+    const progress = progressLine(out);
+    const result = await generateToolSchemas({ ...options, check: args.check, onProgress: (p) => progress.update(p) });
+    progress.clear();
     const label = path.relative(cwd, result.out).split(path.sep).join("/") || result.out;
+    for (const d of sortDiagnostics([...result.diagnostics, ...result.warnings])) err.write(`${formatDiagnostic(d)}\n`);
     if (result.diagnostics.length > 0) {
-      for (const d of result.diagnostics) err.write(`${formatDiagnostic(d)}\n`);
-      err.write(`\nFound ${result.diagnostics.length} error${result.diagnostics.length === 1 ? "" : "s"}.\n`);
+      err.write(`\nFound ${found(result.diagnostics, result.warnings)}.\n`);
       return 1;
     }
-    const count = `${result.tools.length} tool${result.tools.length === 1 ? "" : "s"}`;
+    // Warnings never change the exit code, with or without --check.
+    const count = `${plural(result.tools.length, "tool")}${result.warnings.length > 0 ? `, ${plural(result.warnings.length, "warning")}` : ""}`;
     if (args.check) {
       if (result.ok) {
         out.write(`${label} is up to date (${count}).\n`);
@@ -184,14 +189,31 @@ export async function main(
   }
 }
 
-function report(event: WatchEvent, out: NodeJS.WritableStream, err: NodeJS.WritableStream): void {
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+// `2 errors`, or `1 error and 1 warning`.
+function found(errors: readonly Diagnostic[], warnings: readonly Diagnostic[]): string {
+  return warnings.length === 0 ? plural(errors.length, "error") : `${plural(errors.length, "error")} and ${plural(warnings.length, "warning")}`;
+}
+
+/**
+ * Prints one `--watch` regeneration: its diagnostics, then a line with the local time and the
+ * generated module: `[14:03:07] wrote src/tools.generated.ts (3 tools, 2 files analysed, 41 ms). Watching for changes.`
+ */
+export function reportWatchEvent(event: WatchEvent, label: string, out: NodeJS.WritableStream, err: NodeJS.WritableStream, now: Date = new Date()): void {
   const { analysis } = event;
+  const time = `[${[now.getHours(), now.getMinutes(), now.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":")}]`;
+  for (const d of sortDiagnostics([...analysis.diagnostics, ...analysis.warnings])) err.write(`${formatDiagnostic(d)}\n`);
   if (analysis.diagnostics.length > 0) {
-    for (const d of analysis.diagnostics) err.write(`${formatDiagnostic(d)}\n`);
-    err.write(`Found ${analysis.diagnostics.length} error${analysis.diagnostics.length === 1 ? "" : "s"}. Watching for changes.\n`);
+    err.write(`${time} Found ${found(analysis.diagnostics, analysis.warnings)}; ${label} was left as it was. Watching for changes.\n`);
     return;
   }
-  out.write(`${event.written ? "wrote" : "unchanged:"} generated module (${analysis.tools.length} tools, ${event.analysedFiles.length} files analysed, ${event.ms.toFixed(0)} ms). Watching for changes.\n`);
+  const warnings = analysis.warnings.length > 0 ? `, ${plural(analysis.warnings.length, "warning")}` : "";
+  out.write(
+    `${time} ${event.written ? "wrote" : "unchanged:"} ${label} (${plural(analysis.tools.length, "tool")}${warnings}, ${plural(event.analysedFiles.length, "file")} analysed, ${event.ms.toFixed(0)} ms). Watching for changes.\n`,
+  );
 }
 
 if (require.main === module) {

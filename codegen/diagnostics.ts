@@ -3,7 +3,7 @@ import type { Node, SourceFile } from "ts-morph";
 
 /**
  * Stable diagnostic codes. TW1xx: discovery and options; TW2xx: parameters and state; TW3xx:
- * types; TW4xx: output.
+ * types; TW4xx: output. TW304 is a warning; every other code is an error.
  */
 export type DiagnosticCode =
   | "TW101" // option codegen must read is not a literal
@@ -21,6 +21,7 @@ export type DiagnosticCode =
   | "TW301" // unsupported type
   | "TW302" // any/unknown without @asType
   | "TW303" // a return type holds ImageContent or FileContent inside other data
+  | "TW304" // warning: a parameter typed as a class with methods receives a plain object
   | "TW401" // the output file cannot be written
   | "TW402"; // the output file would be a CommonJS module under verbatimModuleSyntax
 
@@ -32,11 +33,14 @@ export interface Diagnostic {
   readonly line: number;
   readonly column: number;
   readonly message: string;
+  /** `"warning"` for a warning, which is printed but never stops codegen nor changes its exit code; absent for an error. */
+  readonly severity?: "warning";
 }
 
 /** Collects diagnostics; codegen reports all of them at once. */
 export class Diagnostics {
   readonly #items: Diagnostic[] = [];
+  readonly #warnings: Diagnostic[] = [];
 
   constructor(private readonly cwd: string) {}
 
@@ -45,6 +49,13 @@ export class Diagnostics {
     const sourceFile = node.getSourceFile();
     const { line, column } = sourceFile.getLineAndColumnAtPos(node.getStart());
     this.#items.push({ code, file: this.relative(sourceFile.getFilePath()), line, column, message });
+  }
+
+  /** Adds a warning at a node's start. */
+  warnAt(node: Node, code: DiagnosticCode, message: string): void {
+    const sourceFile = node.getSourceFile();
+    const { line, column } = sourceFile.getLineAndColumnAtPos(node.getStart());
+    this.#warnings.push({ code, file: this.relative(sourceFile.getFilePath()), line, column, message, severity: "warning" });
   }
 
   /** Adds a diagnostic at a character position of a file. */
@@ -75,8 +86,14 @@ export class Diagnostics {
     return path.relative(this.cwd, file).split(path.sep).join("/");
   }
 
+  /** The errors, by position. */
   get items(): readonly Diagnostic[] {
-    return [...this.#items].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.code.localeCompare(b.code));
+    return sortDiagnostics(this.#items);
+  }
+
+  /** The warnings, by position. */
+  get warnings(): readonly Diagnostic[] {
+    return sortDiagnostics(this.#warnings);
   }
 
   get count(): number {
@@ -84,9 +101,14 @@ export class Diagnostics {
   }
 }
 
-/** One diagnostic, tsc-style: `src/tools/support.ts:14:3 - error TW201: …`. */
+/** Diagnostics ordered by file, line, column and code. */
+export function sortDiagnostics(items: readonly Diagnostic[]): Diagnostic[] {
+  return [...items].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.code.localeCompare(b.code));
+}
+
+/** One diagnostic, tsc-style: `src/tools/support.ts:14:3 - error TW201: …` (or `- warning TW304: …`). */
 export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}:${d.line}:${d.column} - error ${d.code}: ${d.message}`;
+  return `${d.file}:${d.line}:${d.column} - ${d.severity ?? "error"} ${d.code}: ${d.message}`;
 }
 
 /** TW401: the generated module could not be written. */

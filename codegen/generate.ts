@@ -1,7 +1,7 @@
 import type { Project, SourceFile, ts } from "ts-morph";
 import { buildToolModel, type NamedTool } from "./buildToolModel";
 import { type ResolvedCodegenOptions } from "./config";
-import { type Diagnostic, Diagnostics } from "./diagnostics";
+import { type Diagnostic, Diagnostics, sortDiagnostics } from "./diagnostics";
 import { discoverInFile } from "./discoverTools";
 import { commonJsUnderVerbatimModuleSyntax, importExtensionFor } from "./emit/importStyle";
 import { renderModule } from "./emit/renderModule";
@@ -13,8 +13,17 @@ import { ToolwrightSymbols } from "./toolwrightSymbols";
 export interface Analysis {
   readonly tools: readonly ToolModel[];
   readonly diagnostics: readonly Diagnostic[];
+  /** Warnings (see `Diagnostic.severity`): printed, but the module is generated all the same. */
+  readonly warnings: readonly Diagnostic[];
   /** The generated module, or undefined when there are diagnostics. */
   readonly content: string | undefined;
+}
+
+/** How far an analysis is: files analysed of all, and the tools found in them. */
+export interface AnalysisProgress {
+  readonly files: number;
+  readonly totalFiles: number;
+  readonly tools: number;
 }
 
 /**
@@ -31,11 +40,17 @@ export class Analyzer {
     private readonly options: ResolvedCodegenOptions,
   ) {}
 
-  /** Analyses all files (the first run) or the given ones (watch mode), then the whole program's checks. */
-  analyse(changed?: readonly SourceFile[]): Analysis {
+  /**
+   * Analyses all files (the first run) or the given ones (watch mode), then the whole program's
+   * checks. `onProgress` hears after each file how far it is.
+   */
+  analyse(changed?: readonly SourceFile[], onProgress?: (progress: AnalysisProgress) => void): Analysis {
     const files = changed ?? this.project.getSourceFiles();
     if (!changed) this.#perFile.clear();
+    let done = 0;
+    let tools = 0;
     for (const sourceFile of files) {
+      onProgress?.({ files: done++, totalFiles: files.length, tools });
       const path = sourceFile.getFilePath();
       if (sourceFile.isDeclarationFile() || sourceFile.isInNodeModules() || path === this.options.out || sourceFile.wasForgotten() || isToolwrightOwnFile(path)) {
         this.#perFile.delete(path);
@@ -49,9 +64,11 @@ export class Analyzer {
       }
       const discovered = discoverInFile(sourceFile, this.#symbols, diagnostics);
       const names: NamedTool[] = [];
-      const tools = discovered.map((tool) => buildToolModel(tool, this.#symbols, diagnostics, names)).filter((t): t is ToolModel => t !== undefined);
-      this.#perFile.set(path, { tools, names, diagnostics });
+      const found = discovered.map((tool) => buildToolModel(tool, this.#symbols, diagnostics, names)).filter((t): t is ToolModel => t !== undefined);
+      this.#perFile.set(path, { tools: found, names, diagnostics });
+      tools += found.length;
     }
+    onProgress?.({ files: done, totalFiles: files.length, tools });
     return this.#finish();
   }
 
@@ -66,9 +83,8 @@ export class Analyzer {
     checkDuplicateNames([...this.#perFile.values()].flatMap((f) => f.names), programDiagnostics);
     const compilerOptions = this.project.getCompilerOptions();
     checkModuleFormat(compilerOptions, this.options, programDiagnostics);
-    const diagnostics = [...[...this.#perFile.values()].flatMap((f) => f.diagnostics.items), ...programDiagnostics.items].sort(
-      (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.code.localeCompare(b.code),
-    );
+    const diagnostics = sortDiagnostics([...[...this.#perFile.values()].flatMap((f) => f.diagnostics.items), ...programDiagnostics.items]);
+    const warnings = sortDiagnostics([...this.#perFile.values()].flatMap((f) => f.diagnostics.warnings));
     const content =
       diagnostics.length > 0
         ? undefined
@@ -79,7 +95,7 @@ export class Analyzer {
             runtimeImport: this.options.runtimeImport,
             importExtension: this.options.importExtension ?? importExtensionFor(compilerOptions),
           });
-    return { tools, diagnostics, content };
+    return { tools, diagnostics, warnings, content };
   }
 }
 

@@ -1,7 +1,7 @@
 import { type CodegenOptions, resolveOptions } from "./config";
 import { type Diagnostic, formatDiagnostic, writeFailure } from "./diagnostics";
 import { readIfExists, writeIfChanged } from "./emit/writeIfChanged";
-import { Analyzer } from "./generate";
+import { type AnalysisProgress, Analyzer } from "./generate";
 import type { ToolModel } from "./model";
 import { loadProject } from "./project";
 import { decodeToolData } from "../src/tools/encodedToolSchemas";
@@ -10,6 +10,8 @@ import { decodeToolData } from "../src/tools/encodedToolSchemas";
 export interface GenerateToolSchemasOptions extends CodegenOptions {
   /** Write nothing; report whether the file on disk is up to date (`toolwright codegen --check`). */
   check?: boolean;
+  /** Hears after each file how far the analysis is (the CLI shows it on a terminal). */
+  onProgress?: (progress: AnalysisProgress) => void;
 }
 
 /** What `generateToolSchemas` did. */
@@ -17,6 +19,8 @@ export interface GenerateToolSchemasResult {
   /** True when there are no diagnostics and (with `check`) the file is up to date. */
   readonly ok: boolean;
   readonly diagnostics: readonly Diagnostic[];
+  /** Warnings: printed, never a reason for `ok` to be false. */
+  readonly warnings: readonly Diagnostic[];
   /** The tools found, in the order they are emitted. */
   readonly tools: readonly ToolModel[];
   /** The generated module's absolute path. */
@@ -40,8 +44,8 @@ export interface GenerateToolSchemasResult {
 export async function generateToolSchemas(options: GenerateToolSchemasOptions = {}): Promise<GenerateToolSchemasResult> {
   const resolved = resolveOptions(options);
   const project = loadProject(resolved.project);
-  const analysis = new Analyzer(project, resolved).analyse();
-  const base = { diagnostics: analysis.diagnostics, tools: analysis.tools, out: resolved.out, content: analysis.content };
+  const analysis = new Analyzer(project, resolved).analyse(undefined, options.onProgress);
+  const base = { diagnostics: analysis.diagnostics, warnings: analysis.warnings, tools: analysis.tools, out: resolved.out, content: analysis.content };
   if (analysis.content === undefined) return { ...base, ok: false, written: false, stale: [] };
   if (options.check) {
     const stale = staleTools(readIfExists(resolved.out), analysis.content, analysis.tools);

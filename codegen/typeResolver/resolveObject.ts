@@ -28,7 +28,24 @@ export function resolveObject(type: Type, path: string, ctx: ResolveContext, typ
     ctx.diagnostics.at(reportNode(ctx), "TW301", `${path} is a ${libName}, which has no JSON form; use an array or an object instead.`);
     return undefined;
   }
+  warnIfClassWithMethods(type, path, ctx);
   return resolveRecursive(type, ctx, () => objectSchema(type, path, ctx, typeNode));
+}
+
+// TW304: arguments arrive as parsed JSON, so a parameter typed as a class gets a plain object with
+// its data and none of its methods; the first call to one fails at run time, far from the cause.
+function warnIfClassWithMethods(type: Type, path: string, ctx: ResolveContext): void {
+  const declaration = type.getSymbol()?.getDeclarations().find((d) => Node.isClassDeclaration(d) || Node.isClassExpression(d));
+  if (!declaration || !(Node.isClassDeclaration(declaration) || Node.isClassExpression(declaration))) return;
+  const methods = [...declaration.getMethods(), ...declaration.getGetAccessors(), ...declaration.getSetAccessors()].filter((m) => !m.isStatic()).map((m) => m.getName());
+  if (methods.length === 0) return;
+  const name = declaration.getName() ?? type.getText();
+  const list = [...new Set(methods)].join(", ");
+  ctx.diagnostics.warnAt(
+    reportNode(ctx),
+    "TW304",
+    `${path} is typed as the class ${name}, which has methods (${list}), but the method will receive a plain object with ${name}'s data properties and none of its methods; type it as an interface of the data, or build the ${name} from that object inside the method.`,
+  );
 }
 
 function objectSchema(type: Type, path: string, ctx: ResolveContext, typeNode: TypeNode | undefined): SchemaNode | undefined {

@@ -39,9 +39,24 @@ export function newRedisClient(connection: RedisConnection): Redis {
     client = new Client({ ...connection, maxRetriesPerRequest: null });
   }
   // Connection errors reach the commands that fail (and ioredis reconnects); without a listener
-  // ioredis would also print "Unhandled error event" for each reconnection attempt.
-  client.on("error", () => undefined);
+  // ioredis would also print "Unhandled error event" for each reconnection attempt. The last one is
+  // kept for the message of a call Redis leaves unanswered.
+  client.on("error", (error: Error) => void lastErrors.set(client, error));
+  client.on("ready", () => void lastErrors.delete(client));
   return client;
+}
+
+const lastErrors = new WeakMap<Redis, Error>();
+
+/**
+ * Where a client of `newRedisClient` connects and, while it is not connected, why not:
+ * `127.0.0.1:6380 (last connection error: connect ECONNREFUSED 127.0.0.1:6380)`.
+ */
+export function describeRedis(client: Redis): string {
+  const { host, port, path } = client.options;
+  const target = path ? path : `${host ?? "localhost"}:${port ?? 6379}`;
+  const error = client.status === "ready" ? undefined : lastErrors.get(client);
+  return error ? `${target} (last connection error: ${error.message})` : target;
 }
 
 /** BullMQ's connection option: the ioredis options, or a copy of the given client (BullMQ closes what it is given). */

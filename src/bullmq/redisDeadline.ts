@@ -20,8 +20,12 @@ export class RedisDeadline {
   readonly #endsAt: number;
   readonly #signal: AbortSignal | undefined;
 
-  constructor(operation: string, runId: string | undefined, requestTimeoutMs: number, options: RunCallOptions) {
+  readonly #redis: () => string;
+
+  /** `redis` describes the server the call waits on (`describeRedis`), read only when a message needs it. */
+  constructor(operation: string, runId: string | undefined, requestTimeoutMs: number, options: RunCallOptions, redis: () => string) {
     this.#operation = operation;
+    this.#redis = redis;
     this.#runId = runId;
     this.#requestTimeoutMs = requestTimeoutMs;
     this.#timeoutMs = options.timeoutMs;
@@ -81,7 +85,7 @@ export class RedisDeadline {
       runId: this.#runId,
       reason: "timeout",
       waitedMs: this.#timeoutMs,
-      message: `${this.#subject()} did not complete within its timeoutMs of ${this.#timeoutMs} ms; give a longer timeoutMs, or check that Redis is up and answering.`,
+      message: `${this.#subject()} did not complete within its timeoutMs of ${this.#timeoutMs} ms; give a longer timeoutMs, or check that Redis at ${this.#redis()} is up and answering.`,
     });
   }
 
@@ -91,7 +95,7 @@ export class RedisDeadline {
       runId: this.#runId,
       reason: "unanswered",
       waitedMs,
-      message: `${this.#subject()} got no answer from Redis within ${waitedMs} ms (requestTimeoutMs); check that Redis is up and reachable, or give the RunQueue a longer requestTimeoutMs.`,
+      message: `${this.#subject()} got no answer from Redis at ${this.#redis()} within ${waitedMs} ms (requestTimeoutMs); check that Redis is up and reachable, or give the RunQueue a longer requestTimeoutMs.`,
     });
   }
 }

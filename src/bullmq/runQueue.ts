@@ -4,7 +4,7 @@ import { checkDecisionsFor } from "../hitl/checkDecisions";
 import type { ConfirmationDecision } from "../hitl/confirmationTypes";
 import { ConfigurationError } from "../errors";
 import { describeKind } from "../util/describeValue";
-import { bullmqConnection, newRedisClient, type RunStoreOptions } from "./connection";
+import { bullmqConnection, describeRedis, newRedisClient, type RunStoreOptions } from "./connection";
 import { RunNotFoundError, RunStateError, RunWaitError } from "./errors";
 import { RedisDeadline, type RunCallOptions } from "./redisDeadline";
 import { endsLeg, type RunEvent, type RunEventEntry, type RunOutcome } from "./runEvents";
@@ -75,6 +75,8 @@ export class RunQueue {
     this.#options = options;
     const { Queue: BullQueue } = require("bullmq") as typeof import("bullmq");
     this.#queue = new BullQueue<RunJobData>(this.#store.queueName, { connection: bullmqConnection(options.connection), prefix: this.#store.prefix });
+    // Without a listener BullMQ prints each connection error to the console; the calls that fail report it (describeRedis).
+    this.#queue.on("error", () => undefined);
   }
 
   /** The BullMQ queue the steps go through (for its metrics, its rate limit, Bull Board). */
@@ -325,7 +327,7 @@ export class RunQueue {
   #deadline(operation: string, runId: string | undefined, options: RunCallOptions): RedisDeadline {
     if (typeof options !== "object" || options === null) throw new ConfigurationError(operation, `${operation} takes options as an object such as { timeoutMs: 5000 }, got ${describeKind(options)}.`);
     const timeoutMs = options.timeoutMs === undefined ? undefined : checkTimeout(options.timeoutMs, 0, operation, "timeoutMs");
-    return new RedisDeadline(operation, runId, this.#requestTimeoutMs, { timeoutMs, signal: options.signal });
+    return new RedisDeadline(operation, runId, this.#requestTimeoutMs, { timeoutMs, signal: options.signal }, () => describeRedis(this.#store.redis));
   }
 
   // One job per leg (start, or a resume, to the next pause or end), named by run and leg.

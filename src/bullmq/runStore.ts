@@ -304,6 +304,8 @@ export class RunStore {
   }
 
   async close(): Promise<void> {
+    // QUIT waits in the offline queue while the client is not connected (Redis down): it would never settle.
+    if (this.redis.status !== "ready") return this.redis.disconnect();
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }

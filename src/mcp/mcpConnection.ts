@@ -147,7 +147,7 @@ export class McpConnection {
     const spec = this.#spec;
     let client: Client;
     if ("command" in spec) {
-      client = await this.#open(() => {
+      client = await this.#open(`the server started by ${commandLine(spec.command, spec.args ?? [])}`, "check the command and that it runs an MCP server on stdio", () => {
         const { StdioClientTransport } = mcpSdk("stdioClient", this.#subject);
         return new StdioClientTransport({
           command: spec.command,
@@ -189,10 +189,11 @@ export class McpConnection {
       return new SSEClientTransport(url, requestInit ? { requestInit } : undefined);
     };
     const transport = spec.transport ?? this.#httpTransport ?? "auto";
-    if (transport === "streamable-http") return this.#open(streamable);
-    if (transport === "sse") return this.#open(sse);
+    const fix = "check the URL and that the server is up";
+    if (transport === "streamable-http") return this.#open(url.href, fix, streamable);
+    if (transport === "sse") return this.#open(url.href, fix, sse);
     try {
-      const client = await this.#open(streamable);
+      const client = await this.#open(url.href, fix, streamable);
       this.#httpTransport = "streamable-http";
       return client;
     } catch (streamableError) {
@@ -200,7 +201,7 @@ export class McpConnection {
       const status = (streamableError as { cause?: { code?: unknown } }).cause?.code;
       if (status === 401 || status === 403) throw streamableError;
       try {
-        const client = await this.#open(sse);
+        const client = await this.#open(url.href, fix, sse);
         this.#httpTransport = "sse";
         return client;
       } catch (sseError) {
@@ -213,7 +214,8 @@ export class McpConnection {
     }
   }
 
-  async #open(makeTransport: () => Transport): Promise<Client> {
+  // `target` names what was tried (the URL, or the command line) and `fix` what to check.
+  async #open(target: string, fix: string, makeTransport: () => Transport): Promise<Client> {
     const { Client: McpClient } = mcpSdk("client", this.#subject);
     const client = new McpClient(clientInfo, {
       capabilities: {},
@@ -228,10 +230,16 @@ export class McpConnection {
       await client.connect(makeTransport());
     } catch (error) {
       await client.close().catch(() => undefined);
-      throw new McpServerError({ subject: this.#subject, message: `${this.#subject} could not connect to the server: ${errorText(error)}`, cause: error });
+      throw new McpServerError({ subject: this.#subject, message: `${this.#subject} could not connect to ${target}: ${errorText(error)}; ${fix}.`, cause: error });
     }
     return client;
   }
+}
+
+// `node server.js --root /data`, quoted where an argument has spaces, and cut short: enough to recognise it.
+function commandLine(command: string, args: readonly string[]): string {
+  const line = [command, ...args].map((part) => (/^[\w./:=@%+,-]+$/.test(part) ? part : JSON.stringify(part))).join(" ");
+  return `\`${line.length > 200 ? `${line.slice(0, 199)}…` : line}\``;
 }
 
 /**

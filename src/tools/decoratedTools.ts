@@ -6,6 +6,7 @@ import type { GeneratedToolEntry } from "./generatedEntry";
 import type { JsonSchema } from "./jsonSchema";
 import { reviveDates } from "./reviveDates";
 import { signatureChange } from "./signatureChange";
+import { toolLocation } from "./toolLocation";
 import { generatedEntriesOf, registeredModules, type RegisteredEntry } from "./schemaRegistry";
 import { generatedSchema, Tool, type ToolOptions } from "./tool";
 
@@ -76,8 +77,9 @@ function decoratedMembers(start: object | null, isStatic: boolean): DecoratedMem
 
 function toolOf(member: DecoratedMember, target: unknown): Tool {
   const record = findEntry(member);
-  checkNotStale(member, record);
   const { entry } = record;
+  const location = toolLocation(entry, member.decoration.kind === "function" ? undefined : (member.owner as { name?: string }).name);
+  checkNotStale(member, record, location);
   const plan = entry.parameters;
   const dates = new Set(entry.dates ?? []);
   const fn = member.decoration.fn;
@@ -100,7 +102,8 @@ function toolOf(member: DecoratedMember, target: unknown): Tool {
     outputsToString: member.decoration.options.outputsToString,
     ...limitsOf(member.decoration.options),
     usesState: plan.some((p) => p.role === "state"),
-    source: `${member.label} (${entry.source})`,
+    // An arrow function given to defineTool has no name of its own; codegen read the const's.
+    source: `${member.label || entry.member} (${location})`,
     ...(entry.outputSchema !== undefined && { outputSchema: entry.outputSchema }),
     ...(entry.title !== undefined && { title: entry.title }),
     ...(entry.annotations !== undefined && { annotations: entry.annotations }),
@@ -109,7 +112,13 @@ function toolOf(member: DecoratedMember, target: unknown): Tool {
       return fn.apply(target, plan.map((p) => (p.role === "state" ? context.state : Object.hasOwn(values, p.name) ? values[p.name] : undefined)));
     },
   };
-  return new Tool(options);
+  try {
+    return new Tool(options);
+  } catch (error) {
+    // The Tool checks the decorator's options as it checks any Tool's; only here is the declaration known.
+    if (!(error instanceof ConfigurationError)) throw error;
+    throw new ConfigurationError(error.subject, `${error.message.replace(/\.$/, "")} (${options.source}).`, { cause: error, ...(error.optionPath && { optionPath: error.optionPath }) });
+  }
 }
 
 function findEntry(member: DecoratedMember): RegisteredEntry {
@@ -140,12 +149,12 @@ function generatedModuleImport(): string {
   return require.main === undefined ? 'import "./tools.generated.js"' : 'import "./tools.generated"';
 }
 
-function checkNotStale(member: DecoratedMember, record: RegisteredEntry): void {
+function checkNotStale(member: DecoratedMember, record: RegisteredEntry, location: string): void {
   const minified = minifiedParameterNames(member, record.entry);
   if (minified) {
     throw new ConfigurationError(
       member.label,
-      `${member.label} (${record.entry.source}) has parameters named (${minified.join(", ")}) where ${record.module.module} has (${record.entry.parameters.map((p) => p.name).join(", ")}): ` +
+      `${member.label} (${location}) has parameters named (${minified.join(", ")}) where ${record.module.module} has (${record.entry.parameters.map((p) => p.name).join(", ")}): ` +
         "the build minified the parameter names, which toolwright reads to match arguments to parameters, so running codegen again cannot help; " +
         "keep parameter names when minifying: with esbuild use --minify-whitespace --minify-syntax without --minify-identifiers (--keep-names keeps only function and class names), " +
         "with terser set mangle: false.",
@@ -157,7 +166,7 @@ function checkNotStale(member: DecoratedMember, record: RegisteredEntry): void {
   const label = member.label || record.entry.member;
   throw new StaleSchemaError(
     label,
-    `${label} (${record.entry.source}) has changed since ${record.module.module} was generated: ${problem}. Run \`${record.module.command}\` to regenerate it.`,
+    `${label} (${location}) has changed since ${record.module.module} was generated: ${problem}. Run \`${record.module.command}\` to regenerate it.`,
   );
 }
 

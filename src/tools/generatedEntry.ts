@@ -67,7 +67,7 @@ export interface GeneratedToolEntry {
    * differs, which catches a changed type that type-stripping runners (tsx, SWC) never check.
    */
   readonly signature?: string;
-  /** The file the tool is declared in (`src/tools/support.ts`); without line and column, so moving a tool does not make the module stale. */
+  /** The file the tool is declared in (`src/tools/support.ts`); without line and column, so moving a tool does not make the module stale (the runtime finds them in the source: `toolLocation`). */
   readonly source: string;
 }
 

@@ -12,7 +12,7 @@ const sources = new Map<string, string | undefined>();
  */
 export function signatureChange(entry: GeneratedToolEntry, className: string | undefined): string | undefined {
   if (entry.signature === undefined) return undefined;
-  const text = sourceText(entry.source);
+  const text = readToolSource(entry.source);
   if (text === undefined) return undefined;
   const candidates = toolSignatureCandidates(text, entry.member, entry.kind);
   const signatures = candidates.map((open) => ({ open, signature: toolSignatureAt(text, open) }));
@@ -26,7 +26,11 @@ export function signatureChange(entry: GeneratedToolEntry, className: string | u
     : "its parameter or return types are not the ones the generated schema was built from";
 }
 
-function sourceText(file: string): string | undefined {
+/**
+ * The text of a tool's source file (relative to the working directory), or undefined when it cannot
+ * be read or `NODE_ENV` is `production`. Read once per process.
+ */
+export function readToolSource(file: string): string | undefined {
   if (sources.has(file)) return sources.get(file);
   let text: string | undefined;
   try {

@@ -4,6 +4,7 @@ import { Agent, ChatMessage, DeferredConfirmationStrategy, Tool } from "toolwrig
 import { RunQueue, RunWaitError, RunWorker, type RunEventEntry } from "toolwright/bullmq";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
 import { z } from "zod";
+import { createServer, type AddressInfo } from "node:net";
 import { startRedis, type RedisServer } from "../support/redisServer";
 
 let redis: RedisServer;
@@ -35,6 +36,28 @@ async function drain(iterable: AsyncIterable<RunEventEntry>): Promise<RunEventEn
 }
 
 describe("RedisDeadline", () => {
+  it("names the host:port it tried and the connection error when nothing listens there", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, "127.0.0.1", () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const queue = new RunQueue({ connection: { host: "127.0.0.1", port }, name: "refused", requestTimeoutMs: 300 });
+    try {
+      const status = await caught(queue.status("r-1"));
+      expect(status.message).toBe(
+        `RunQueue.status of run 'r-1' got no answer from Redis at 127.0.0.1:${port} (last connection error: connect ECONNREFUSED 127.0.0.1:${port}) within 300 ms (requestTimeoutMs); check that Redis is up and reachable, or give the RunQueue a longer requestTimeoutMs.`,
+      );
+      const start = await caught(queue.start({ messages: [ChatMessage.fromUser("1+2?")] }, { runId: "r-2", timeoutMs: 100 }));
+      expect(start.message).toBe(
+        `RunQueue.start of run 'r-2' did not complete within its timeoutMs of 100 ms; give a longer timeoutMs, or check that Redis at 127.0.0.1:${port} (last connection error: connect ECONNREFUSED 127.0.0.1:${port}) is up and answering.`,
+      );
+    } finally {
+      await queue.close();
+    }
+  });
+
   it("bounds start, resume, cancel, result and events during a Redis pause with a RunWaitError, and loses nothing once Redis continues", async () => {
     const connection = { host: redis.host, port: redis.port };
     const add = new Tool({ name: "add", description: "Add two numbers.", parameters: z.object({ a: z.number(), b: z.number() }), function: async ({ a, b }) => a + b });
@@ -52,11 +75,11 @@ describe("RedisDeadline", () => {
       await redis.signal("SIGSTOP");
       try {
         const start = await caught(queue.start({ messages: [ChatMessage.fromUser("1+2?")] }, { runId: "during-outage" }));
-        expect(start.message).toBe("RunQueue.start of run 'during-outage' got no answer from Redis within 500 ms (requestTimeoutMs); check that Redis is up and reachable, or give the RunQueue a longer requestTimeoutMs.");
+        expect(start.message).toBe(`RunQueue.start of run 'during-outage' got no answer from Redis at ${redis.host}:${redis.port} within 500 ms (requestTimeoutMs); check that Redis is up and reachable, or give the RunQueue a longer requestTimeoutMs.`);
         expect([start.operation, start.runId, start.reason, start.waitedMs]).toEqual(["RunQueue.start", "during-outage", "unanswered", 500]);
 
         const resume = await caught(queue.resume(paused, { c1: { action: "confirm" } }, { timeoutMs: 200 }));
-        expect(resume.message).toBe("RunQueue.resume of run 'paused-1' did not complete within its timeoutMs of 200 ms; give a longer timeoutMs, or check that Redis is up and answering.");
+        expect(resume.message).toBe(`RunQueue.resume of run 'paused-1' did not complete within its timeoutMs of 200 ms; give a longer timeoutMs, or check that Redis at ${redis.host}:${redis.port} is up and answering.`);
         expect(resume.reason).toBe("timeout");
 
         const controller = new AbortController();
@@ -67,10 +90,10 @@ describe("RedisDeadline", () => {
         expect([cancel.reason, (cancel.cause as Error).message]).toEqual(["aborted", "the client went away"]);
 
         const result = await caught(queue.result(paused));
-        expect(result.message).toBe("RunQueue.result of run 'paused-1' got no answer from Redis within 500 ms (requestTimeoutMs); check that Redis is up and reachable, or give the RunQueue a longer requestTimeoutMs.");
+        expect(result.message).toBe(`RunQueue.result of run 'paused-1' got no answer from Redis at ${redis.host}:${redis.port} within 500 ms (requestTimeoutMs); check that Redis is up and reachable, or give the RunQueue a longer requestTimeoutMs.`);
 
         const events = await caught(drain(queue.events(paused)));
-        expect(events.message).toBe("RunQueue.events of run 'paused-1' got no answer from Redis within 500 ms (requestTimeoutMs); check that Redis is up and reachable, or give the RunQueue a longer requestTimeoutMs.");
+        expect(events.message).toBe(`RunQueue.events of run 'paused-1' got no answer from Redis at ${redis.host}:${redis.port} within 500 ms (requestTimeoutMs); check that Redis is up and reachable, or give the RunQueue a longer requestTimeoutMs.`);
         // The caller's own signal ends following quietly, outage or not.
         expect(await drain(queue.events(paused, { signal: AbortSignal.timeout(100) }))).toEqual([]);
       } finally {

@@ -131,7 +131,7 @@ describe("FallbackChatGenerator", () => {
     const response = await generator.run(request());
 
     expect(response.replies[0]!.text).toBe("Reached.");
-    expect(response.meta?.fallbackAttempts).toMatchObject([{ index: 0, outcome: "failed", error: expect.stringMatching(/^OpenAI request for model 'primary-model' could not connect: /) }, { index: 1, model: "backup-model", outcome: "answered" }]);
+    expect(response.meta?.fallbackAttempts).toMatchObject([{ index: 0, outcome: "failed", error: expect.stringMatching(/^OpenAI request for model 'primary-model' could not connect to http:\/\/127\.0\.0\.1:9\/v1 \(Connection error: bad port\); /) }, { index: 1, model: "backup-model", outcome: "answered" }]);
   });
 
   it("falls back before the first chunk when streaming, and streams only the backup's chunks", async () => {

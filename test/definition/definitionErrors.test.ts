@@ -312,7 +312,7 @@ describe("Agent.fromJSON", () => {
         deskDefinition({ tools: { close_ticket: { inputsFromState: { customer: "customerId" } } } }),
         { registry: deskRegistry() },
         ["tools", 0, "tools", "close_ticket", "inputsFromState"],
-        "tools[0].tools.close_ticket.inputsFromState: Tool 'close_ticket' reads state key 'customer' through inputsFromState, but the Agent's stateSchema has no such key; add 'customer' to stateSchema or fix the key. State keys: customer_id, tickets, messages. (DeskTools.closeTicket (examples/yaml-agent/deskTools.ts))",
+        "tools[0].tools.close_ticket.inputsFromState: Tool 'close_ticket' reads state key 'customer' through inputsFromState, but the Agent's stateSchema has no such key; add 'customer' to stateSchema or fix the key. State keys: customer_id, tickets, messages. (DeskTools.closeTicket (examples/yaml-agent/deskTools.ts:29:3))",
       );
     });
 
@@ -321,7 +321,7 @@ describe("Agent.fromJSON", () => {
         definition({ tools: [{ class: "DeskTools" }] }),
         { registry: deskRegistry() },
         ["tools", 0],
-        "tools[0]: Tool 'search_tickets' reads state key 'customer_id' through inputsFromState, but the Agent's stateSchema has no such key; add 'customer_id' to stateSchema or fix the key. State keys: messages. (DeskTools.searchTickets (examples/yaml-agent/deskTools.ts))",
+        "tools[0]: Tool 'search_tickets' reads state key 'customer_id' through inputsFromState, but the Agent's stateSchema has no such key; add 'customer_id' to stateSchema or fix the key. State keys: messages. (DeskTools.searchTickets (examples/yaml-agent/deskTools.ts:19:3))",
       );
     });
 
@@ -330,7 +330,7 @@ describe("Agent.fromJSON", () => {
         deskDefinition({ tools: { escalate: { outputsToState: { escalation: {} } } } }),
         { registry: deskRegistry() },
         ["tools", 0, "tools", "escalate", "outputsToState"],
-        "tools[0].tools.escalate.outputsToState: Tool 'escalate' writes state key 'escalation' through outputsToState, but the Agent's stateSchema has no such key; add 'escalation' to stateSchema or fix the key. State keys: customer_id, tickets, messages. (DeskTools.escalate (examples/yaml-agent/deskTools.ts))",
+        "tools[0].tools.escalate.outputsToState: Tool 'escalate' writes state key 'escalation' through outputsToState, but the Agent's stateSchema has no such key; add 'escalation' to stateSchema or fix the key. State keys: customer_id, tickets, messages. (DeskTools.escalate (examples/yaml-agent/deskTools.ts:39:3))",
       );
       expectDefinitionError(
         definition({ stateSchema: deskState, tools: [{ tool: "escalate", outputsToState: { escalation: {} } }] }),
@@ -345,7 +345,7 @@ describe("Agent.fromJSON", () => {
         definition({ stateSchema: { ...deskState, customer_no: { type: { type: "integer" } } }, tools: [{ class: "DeskTools", tools: { close_ticket: { inputsFromState: { customer_no: "customerId" } } } }] }),
         { registry: deskRegistry() },
         ["tools", 0, "tools", "close_ticket", "inputsFromState"],
-        "tools[0].tools.close_ticket.inputsFromState: Tool 'close_ticket' fills parameter 'customerId' (a string) from state key 'customer_no', which holds an integer; map a state key of the parameter's type, or change the parameter's type. (DeskTools.closeTicket (examples/yaml-agent/deskTools.ts))",
+        "tools[0].tools.close_ticket.inputsFromState: Tool 'close_ticket' fills parameter 'customerId' (a string) from state key 'customer_no', which holds an integer; map a state key of the parameter's type, or change the parameter's type. (DeskTools.closeTicket (examples/yaml-agent/deskTools.ts:29:3))",
       );
     });
 
@@ -369,13 +369,13 @@ describe("Agent.fromJSON", () => {
         definition({ stateSchema: deskState, tools: [{ class: "DeskTools" }, { tool: "escalate" }] }),
         { registry: deskRegistry({ tools: { escalate: escalateTool } }) },
         ["tools"],
-        "tools: Agent has two tools named 'escalate': DeskTools.escalate (examples/yaml-agent/deskTools.ts) and Tool 'escalate'; tool names must be unique, so rename one (the name option of @tool or Tool).",
+        "tools: Agent has two tools named 'escalate': DeskTools.escalate (examples/yaml-agent/deskTools.ts:39:3) and Tool 'escalate'; tool names must be unique, so rename one (the name option of @tool or Tool).",
       );
       expectDefinitionError(
         definition({ stateSchema: deskState, tools: [{ class: "DeskTools" }, { class: "DeskTools", include: ["search_tickets"] }] }),
         { registry: deskRegistry() },
         ["tools"],
-        "tools: Agent has two tools named 'search_tickets': DeskTools.searchTickets (examples/yaml-agent/deskTools.ts) and DeskTools.searchTickets (examples/yaml-agent/deskTools.ts); tool names must be unique, so rename one (the name option of @tool or Tool).",
+        "tools: Agent has two tools named 'search_tickets': DeskTools.searchTickets (examples/yaml-agent/deskTools.ts:19:3) and DeskTools.searchTickets (examples/yaml-agent/deskTools.ts:19:3); tool names must be unique, so rename one (the name option of @tool or Tool).",
       );
     });
   });

@@ -84,7 +84,7 @@ describe("a decorated toolset end to end", () => {
     const numberIds = { ...helpdeskState, customer_id: { type: z.number() } } satisfies StateSchema;
 
     expect(() => new Agent({ chatGenerator: new ScriptedChatGenerator([]), tools: [new HelpdeskTools()], stateSchema: numberIds })).toThrow(
-      "Tool 'searchTickets' fills parameter 'customerId' (a string) from state key 'customer_id', which holds a number; map a state key of the parameter's type, or change the parameter's type. (HelpdeskTools.searchTickets (test/e2e/helpdesk/helpdeskTools.ts))",
+      "Tool 'searchTickets' fills parameter 'customerId' (a string) from state key 'customer_id', which holds a number; map a state key of the parameter's type, or change the parameter's type. (HelpdeskTools.searchTickets (test/e2e/helpdesk/helpdeskTools.ts:45:9))",
     );
   });
 });

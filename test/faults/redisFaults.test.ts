@@ -239,7 +239,7 @@ describe("toolwright/bullmq under faults", () => {
       await redis.signal("SIGCONT");
     }
     expect(refused).toBeInstanceOf(RunWaitError);
-    expect((refused as RunWaitError).message).toBe(`RunQueue.result of run '${runIds[0]}' got no answer from Redis within 2000 ms (requestTimeoutMs); check that Redis is up and reachable, or give the RunQueue a longer requestTimeoutMs.`);
+    expect((refused as RunWaitError).message).toBe(`RunQueue.result of run '${runIds[0]}' got no answer from Redis at ${redis.host}:${redis.port} within 2000 ms (requestTimeoutMs); check that Redis is up and reachable, or give the RunQueue a longer requestTimeoutMs.`);
 
     const counts = await countFaults(queue, sideClient, runIds, steps, await recoverAll(queue));
     report("Redis SIGSTOP 3 s + SIGCONT", counts);

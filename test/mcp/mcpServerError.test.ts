@@ -24,7 +24,7 @@ describe("McpServerError", () => {
     expect(error).toBeInstanceOf(ToolwrightError);
     expect((error as McpServerError).name).toBe("McpServerError");
     expect((error as McpServerError).subject).toBe("McpToolset 'files'");
-    expect((error as McpServerError).message).toBe(`McpToolset 'files' could not connect to the server: spawn ${command} ENOENT`);
+    expect((error as McpServerError).message).toBe(`McpToolset 'files' could not connect to the server started by \`${command}\`: spawn ${command} ENOENT; check the command and that it runs an MCP server on stdio.`);
     expect((error as McpServerError).cause).toMatchObject({ code: "ENOENT" });
   });
 

@@ -668,7 +668,7 @@ describe("McpToolset's HTTP transports", () => {
       `McpToolset could not connect to ${url}: Streamable HTTP failed (fetch failed (${refused})), then HTTP+SSE failed (SSE error: TypeError: fetch failed). Check the URL and that the server is up.`,
     ]).toContain(error?.message);
     await expect(McpToolset.connect({ url, transport: "streamable-http" }, { name: "api" })).rejects.toThrow(
-      `McpToolset 'api' could not connect to the server: fetch failed (connect ECONNREFUSED 127.0.0.1:${port})`,
+      `McpToolset 'api' could not connect to ${url}: fetch failed (connect ECONNREFUSED 127.0.0.1:${port}); check the URL and that the server is up.`,
     );
   });
 });
@@ -712,9 +712,11 @@ describe("McpToolset over stdio when the server goes away", () => {
   });
 
   it("says why it could not start the server", async () => {
-    await expect(McpToolset.connect({ command: path.join(os.tmpdir(), "no-such-mcp-server") })).rejects.toThrow(`McpToolset could not connect to the server: spawn ${path.join(os.tmpdir(), "no-such-mcp-server")} ENOENT`);
+    await expect(McpToolset.connect({ command: path.join(os.tmpdir(), "no-such-mcp-server") })).rejects.toThrow(
+      `McpToolset could not connect to the server started by \`${path.join(os.tmpdir(), "no-such-mcp-server")}\`: spawn ${path.join(os.tmpdir(), "no-such-mcp-server")} ENOENT; check the command and that it runs an MCP server on stdio.`,
+    );
     await expect(McpToolset.connect({ command: process.execPath, args: ["-e", "process.exit(3)"] }, { name: "quitter" })).rejects.toThrow(
-      "McpToolset 'quitter' could not connect to the server: MCP error -32000: Connection closed",
+      `McpToolset 'quitter' could not connect to the server started by \`${process.execPath} -e "process.exit(3)"\`: MCP error -32000: Connection closed; check the command and that it runs an MCP server on stdio.`,
     );
   });
 });

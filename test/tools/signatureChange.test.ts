@@ -73,7 +73,7 @@ describe("signatureChange", () => {
     const error = agentError([new BillingTools()]);
     expect(error).toBeInstanceOf(StaleSchemaError);
     expect(error.message).toBe(
-      `BillingTools.refund (src/billingTools.ts) has changed since src/tools.generated.ts was generated: its signature is now (amount: number, note?: string): string, which is not the one the generated schema was built from. Run \`${command}\` to regenerate it.`,
+      `BillingTools.refund (src/billingTools.ts:6:3) has changed since src/tools.generated.ts was generated: its signature is now (amount: number, note?: string): string, which is not the one the generated schema was built from. Run \`${command}\` to regenerate it.`,
     );
   });
 
@@ -82,7 +82,7 @@ describe("signatureChange", () => {
     project.edit("src/billingTools.ts", 'return amount.replace(",", ".") + (note ?? "");', "return amount.length + (note ?? \"\").length;");
     const { BillingTools } = load(project);
     expect(agentError([new BillingTools()]).message).toBe(
-      `BillingTools.refund (src/billingTools.ts) has changed since src/tools.generated.ts was generated: its signature is now (amount: string, note?: string): number, which is not the one the generated schema was built from. Run \`${command}\` to regenerate it.`,
+      `BillingTools.refund (src/billingTools.ts:6:3) has changed since src/tools.generated.ts was generated: its signature is now (amount: string, note?: string): number, which is not the one the generated schema was built from. Run \`${command}\` to regenerate it.`,
     );
   });
 
@@ -92,7 +92,7 @@ describe("signatureChange", () => {
     const error = agentError([convert]);
     expect(error).toBeInstanceOf(StaleSchemaError);
     expect(error.message).toBe(
-      `convert (src/billingTools.ts) has changed since src/tools.generated.ts was generated: its parameter or return types are not the ones the generated schema was built from. Run \`${command}\` to regenerate it.`,
+      `convert (src/billingTools.ts:12:24) has changed since src/tools.generated.ts was generated: its parameter or return types are not the ones the generated schema was built from. Run \`${command}\` to regenerate it.`,
     );
   });
 

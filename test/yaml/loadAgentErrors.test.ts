@@ -125,7 +125,7 @@ tools:
       15,
       11,
       ["tools", 1, "tools", "close_ticket", "inputsFromState"],
-      "agent.yaml:15:11: tools[1].tools.close_ticket.inputsFromState: Tool 'close_ticket' reads state key 'customer' through inputsFromState, but the Agent's stateSchema has no such key; add 'customer' to stateSchema or fix the key. State keys: customer_id, messages. (DeskTools.closeTicket (examples/yaml-agent/deskTools.ts))",
+      "agent.yaml:15:11: tools[1].tools.close_ticket.inputsFromState: Tool 'close_ticket' reads state key 'customer' through inputsFromState, but the Agent's stateSchema has no such key; add 'customer' to stateSchema or fix the key. State keys: customer_id, messages. (DeskTools.closeTicket (examples/yaml-agent/deskTools.ts:29:3))",
     );
     expectLocated(
       `${twoReferences}      search_tickets:\n        inputsFromState: {}\n`,

@@ -114,7 +114,7 @@ export class OpenAIConnection {
    * error once the call has aborted, else with what `work` threw.
    */
   async call<T>(signal: AbortSignal | undefined, work: (call: OpenAICall) => Promise<T>): Promise<T> {
-    const provider: ProviderCall = { model: this.model, timeoutMs: this.client.timeout };
+    const provider: ProviderCall = { model: this.model, timeoutMs: this.client.timeout, baseURL: this.client.baseURL };
     const model = this.model;
     const scope = openModelCallScope(signal, this.#limits, (detail) => providerFault(model, detail));
     const retry = this.#retry;

@@ -8,6 +8,8 @@ export interface ProviderCall {
   readonly model: string;
   /** The client's per-attempt timeout, in ms. */
   readonly timeoutMs: number;
+  /** The client's base URL, which a connection error names (the default one too, since OPENAI_BASE_URL may have set it). */
+  readonly baseURL?: string;
 }
 
 /** A ChatGeneratorError for a fault of the provider: `OpenAI request for model '<model>' failed: <detail>`. */
@@ -31,8 +33,10 @@ export function toChatGeneratorError(error: unknown, call: ProviderCall, reading
     return providerFault(model, `the server sent no response headers within timeout (${call.timeoutMs} ms); raise timeout if the model takes longer to start answering.`, error);
   }
   if (isConnectionError(error)) {
-    const detail = error.message.replace(/\.$/, "");
-    return new ChatGeneratorError(`OpenAI request for model '${model}' could not connect: ${detail}. Check baseURL / OPENAI_BASE_URL and the network.`, { cause: error });
+    // The SDK says only "Connection error."; the socket's reason ("connect ECONNREFUSED 127.0.0.1:8000") is in its causes.
+    const detail = [error.message.replace(/\.$/, ""), rootCause(error)].filter((part, i, all) => part !== undefined && all.indexOf(part) === i).join(": ");
+    const target = call.baseURL === undefined ? "" : ` to ${call.baseURL}`;
+    return new ChatGeneratorError(`OpenAI request for model '${model}' could not connect${target} (${detail}); check baseURL / OPENAI_BASE_URL and that the server is up.`, { cause: error });
   }
   if (isApiError(error)) {
     // An error event inside a stream: the provider's error, without an HTTP status.
@@ -61,6 +65,17 @@ function providerMessageOf(error: InstanceType<typeof OpenAI.APIError>): string 
 // By name: fetch's errors come from Node's own realm, where `instanceof` against another realm's classes fails.
 function errorNamed(error: unknown, name: string): error is Error {
   return typeof error === "object" && error !== null && (error as { name?: unknown }).name === name;
+}
+
+// The message of the innermost cause, when the error has one.
+function rootCause(error: Error): string | undefined {
+  let message: string | undefined;
+  for (let current = error.cause, depth = 0; typeof current === "object" && current !== null && depth < 4; depth++) {
+    const text = (current as { message?: unknown }).message;
+    if (typeof text === "string" && text !== "") message = text;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return message;
 }
 
 // The error's message and its causes' (undici puts the socket's reason in `cause`).

@@ -113,7 +113,9 @@ export function describeOpenAIContract(server: MockOpenAIServer, api: OpenAIApi)
       const error = await rejectionOf(api.generator({ client }).run(request()));
 
       expect(error).toBeInstanceOf(ChatGeneratorError);
-      expect(error.message).toBe("OpenAI request for model 'test-model' could not connect: Connection error. Check baseURL / OPENAI_BASE_URL and the network.");
+      expect(error.message).toBe(
+        `OpenAI request for model 'test-model' could not connect to http://127.0.0.1:${closedPort}/v1 (Connection error: connect ECONNREFUSED 127.0.0.1:${closedPort}); check baseURL / OPENAI_BASE_URL and that the server is up.`,
+      );
       expect(error.cause).toBeInstanceOf(Sdk.APIConnectionError);
     });
 

@@ -332,7 +332,9 @@ describe("OpenAIChatGenerator", () => {
       const error = await rejectionOf(generator({ baseURL: `http://127.0.0.1:${closedPort}/v1` }).run(request()));
 
       expect(error).toBeInstanceOf(ChatGeneratorError);
-      expect(error.message).toBe("OpenAI request for model 'test-model' could not connect: Connection error. Check baseURL / OPENAI_BASE_URL and the network.");
+      expect(error.message).toBe(
+        `OpenAI request for model 'test-model' could not connect to http://127.0.0.1:${closedPort}/v1 (Connection error: connect ECONNREFUSED 127.0.0.1:${closedPort}); check baseURL / OPENAI_BASE_URL and that the server is up.`,
+      );
       expect((error as ChatGeneratorError).status).toBeUndefined();
       expect(error.cause).toBeInstanceOf(OpenAI.APIConnectionError);
     });
