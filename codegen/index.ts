@@ -9,5 +9,6 @@ export type { Diagnostic, DiagnosticCode } from "./diagnostics";
 export { generateToolSchemas } from "./generateToolSchemas";
 export type { GenerateToolSchemasOptions, GenerateToolSchemasResult } from "./generateToolSchemas";
 export type { ToolModel } from "./model";
+export type { AnalysisProgress } from "./generate";
 export { watchToolSchemas } from "./watch";
 export type { ToolSchemaWatcher, WatchEvent } from "./watch";

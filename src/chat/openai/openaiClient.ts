@@ -20,7 +20,9 @@ export interface OpenAIClient {
   /** `POST /chat/completions`, which OpenAIChatGenerator sends. */
   readonly chat: {
     readonly completions: {
+      /** A streamed completion: the chunks as they arrive. */
       create(body: { readonly stream: true }, options: OpenAIRequestOptions): PromiseLike<AsyncIterable<unknown>>;
+      /** A whole completion. */
       create(body: object, options: OpenAIRequestOptions): PromiseLike<unknown>;
     };
   };
@@ -28,6 +30,7 @@ export interface OpenAIClient {
   post<T>(path: string, options: object): PromiseLike<T>;
   /** `POST /moderations`, so that a generator's `client` can be given to `openAIModeration`. */
   readonly moderations: {
+    /** Classifies `input` with the moderation `model`. */
     create(body: { input: string; model: string }, options?: { signal?: AbortSignal }): PromiseLike<unknown>;
   };
 }
