@@ -55,7 +55,8 @@ function topLevelParameterList(source: string, open: number): string[] | undefin
   return undefined;
 }
 
-function skipString(source: string, at: number, quote: string): number {
+/** The index of the quote that closes the string opened at `at` (escapes skipped), or the source's length. */
+export function skipString(source: string, at: number, quote: string): number {
   for (let i = at + 1; i < source.length; i++) {
     if (source[i] === "\\") i += 1;
     else if (source[i] === quote) return i;

@@ -1,3 +1,5 @@
+import { skipString } from "./functionParameters";
+
 /**
  * A tool's signature as its TypeScript source writes it: the parameter list and the return type,
  * `(amount: number, note?: string): Promise<string>`, with comments dropped and whitespace collapsed.
@@ -150,12 +152,4 @@ function returnTypeEnd(source: string, at: number): number | undefined {
     }
   }
   return undefined;
-}
-
-function skipString(source: string, at: number, quote: string): number {
-  for (let i = at + 1; i < source.length; i++) {
-    if (source[i] === "\\") i += 1;
-    else if (source[i] === quote) return i;
-  }
-  return source.length;
 }
