@@ -144,7 +144,7 @@ grep -q 'closeTicket(ticketId: number, state' "$ex/examples/support/supportTools
 if (cd "$ex" && env -u OPENAI_API_KEY -u OPENAI_BASE_URL npx --no -- tsx examples/support/main.ts) >"$ex/stale.txt" 2>&1; then
   cat "$ex/stale.txt" >&2; fail "tsx: main.ts ran with a stale parameter type"
 fi
-stale='StaleSchemaError: SupportTools.closeTicket (examples/support/supportTools.ts) has changed since examples/support/tools.generated.ts was generated: its signature is now (ticketId: number, state: State<SupportState>): Ticket, which is not the one the generated schema was built from. Run `npx toolwright codegen --project examples/support/tsconfig.json --out examples/support/tools.generated.ts` to regenerate it.'
+stale='StaleSchemaError: SupportTools.closeTicket (examples/support/supportTools.ts:45:3) has changed since examples/support/tools.generated.ts was generated: its signature is now (ticketId: number, state: State<SupportState>): Ticket, which is not the one the generated schema was built from. Run `npx toolwright codegen --project examples/support/tsconfig.json --out examples/support/tools.generated.ts` to regenerate it.'
 grep -qF "$stale" "$ex/stale.txt" || { cat "$ex/stale.txt" >&2; fail "tsx: no StaleSchemaError for the changed type in the output above"; }
 
 step "git dependency: a clone's committed HEAD, built by its prepare on install"
