@@ -1,23 +1,8 @@
 import { Project } from "ts-morph";
 import { main } from "../../codegen/cli";
-import { captured, TempProject } from "./helpers/tempProject";
+import { captured, supportToolsSource, TempProject } from "./helpers/tempProject";
 
-const supportTools = `import { tool } from "toolwright";
-
-export class SupportTools {
-  /** Search the ticket archive. */
-  @tool
-  search(query: string): string[] {
-    return [query];
-  }
-
-  /** Close a ticket. */
-  @tool({ name: "close_ticket" })
-  close(ticketId: string): string {
-    return ticketId;
-  }
-}
-`;
+const supportTools = supportToolsSource;
 
 const command = "npx toolwright codegen --project tsconfig.json --out src/tools.generated.ts";
 

@@ -1,24 +1,9 @@
 import { main } from "../../codegen/cli";
 import { formatDiagnostic } from "../../codegen/diagnostics";
 import { watchToolSchemas } from "../../codegen/watch";
-import { captured, TempProject } from "./helpers/tempProject";
+import { captured, supportToolsSource, TempProject } from "./helpers/tempProject";
 
-const supportTools = `import { tool } from "toolwright";
-
-export class SupportTools {
-  /** Search the ticket archive. */
-  @tool
-  search(query: string): string[] {
-    return [query];
-  }
-
-  /** Close a ticket. */
-  @tool({ name: "close_ticket" })
-  close(ticketId: string): string {
-    return ticketId;
-  }
-}
-`;
+const supportTools = supportToolsSource;
 
 // The close method's body loses its closing parenthesis: TypeScript reports TS1005 at the `;`.
 const broken = ["    return ticketId;", "    return String(ticketId;"] as const;

@@ -85,3 +85,21 @@ export class CapturedStream {
 export function captured(): CapturedStream & NodeJS.WritableStream {
   return new CapturedStream() as CapturedStream & NodeJS.WritableStream;
 }
+
+/** Two decorated tools of a support desk, the source the codegen tests generate from. */
+export const supportToolsSource = `import { tool } from "toolwright";
+
+export class SupportTools {
+  /** Search the ticket archive. */
+  @tool
+  search(query: string): string[] {
+    return [query];
+  }
+
+  /** Close a ticket. */
+  @tool({ name: "close_ticket" })
+  close(ticketId: string): string {
+    return ticketId;
+  }
+}
+`;
