@@ -1,5 +1,5 @@
 // Runs the code of every guide in docs/ (each docs/<guide>.md shows regions of
-// examples/docs/<guide>/main.ts): `npm run example:docs`. Each guide's `run` asserts what its guide
+// examples/docs/<guide>/main.ts; examples/docs/readme is README.md's quickstart): `npm run example:docs`. Each guide's `run` asserts what its guide
 // says happens, so a guide whose code stops working fails here and in `npm test`.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +9,11 @@ export const guides = readdirSync(__dirname, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
   .sort();
+
+/** The page a guide's code belongs to: `docs/<guide>.md`, or README.md for `readme`. */
+export function pageOf(guide: string): string {
+  return guide === "readme" ? "README.md" : `docs/${guide}.md`;
+}
 
 /** What a guide's main.ts exports: its code, and the environment variables naming servers it needs (like REDIS_URL). */
 interface GuideModule {
@@ -31,7 +36,7 @@ if (require.main === module) {
   (async () => {
     for (const guide of guides) {
       const missing = await runGuide(guide);
-      console.log(missing.length === 0 ? `docs/${guide}.md: its code ran` : `docs/${guide}.md: skipped, set ${missing.join(" and ")} to run it`);
+      console.log(missing.length === 0 ? `${pageOf(guide)}: its code ran` : `${pageOf(guide)}: skipped, set ${missing.join(" and ")} to run it`);
     }
   })().catch((error: unknown) => {
     console.error(error);

@@ -54,16 +54,35 @@ describe("mergeToolOutputs", () => {
     ["a string", "T-2"],
     ["a number", 3],
     ["null", null],
-    ["undefined", undefined],
     ["an array", [{ id: "T-2" }]],
     ["a class instance", new SearchResult()],
     ["a Date", new Date(0)],
     ["a Map", new Map([["tickets", [{ id: "T-2" }]]])],
-  ])("writes nothing for %s result", (_label, result) => {
-    const state = newState();
-    const failure = mergeToolOutputs(state, result, { tickets: { source: "tickets" }, report: {} });
+  ])("picks no source property from %s result, and writes it whole to a key without source", (_label, result) => {
+    const state = new State({ ...schema, whole: { type: z.unknown() } }, { tickets: [{ id: "T-1" }] });
+    const failure = mergeToolOutputs(state, result, { tickets: { source: "tickets" }, whole: {} });
     expect(failure).toBeUndefined();
-    expect(state.data).toEqual({ tickets: [{ id: "T-1" }] });
+    expect(state.get("tickets")).toEqual([{ id: "T-1" }]);
+    expect(state.get("whole")).toEqual(result);
+  });
+
+  it("writes a list result whole into a list key without source, appending its items", () => {
+    const state = newState();
+    expect(mergeToolOutputs(state, [{ id: "T-2" }, { id: "T-3" }], { tickets: {} })).toBeUndefined();
+    expect(state.get("tickets")).toEqual([{ id: "T-1" }, { id: "T-2" }, { id: "T-3" }]);
+  });
+
+  it("writes nothing for an undefined result (a void tool), so that it never clears a key", () => {
+    const state = newState();
+    expect(mergeToolOutputs(state, undefined, { tickets: {} })).toBeUndefined();
+    expect(state.get("tickets")).toEqual([{ id: "T-1" }]);
+  });
+
+  it("returns the failed write of a whole result the key's type refuses", () => {
+    const state = newState();
+    const failure = mergeToolOutputs(state, "T-2", { report: {} });
+    expect(failure?.stateKey).toBe("report");
+    expect(failure?.error).toBeInstanceOf(StateTypeError);
   });
 
   it("writes nothing for a source property the result does not have", () => {
