@@ -3,7 +3,7 @@
  * build tools and watchers.
  * @module toolwright/codegen
  */
-export type { CodegenOptions } from "./config";
+export type { CodegenOptions, ImportExtension } from "./config";
 export { formatDiagnostic } from "./diagnostics";
 export type { Diagnostic, DiagnosticCode } from "./diagnostics";
 export { generateToolSchemas } from "./generateToolSchemas";

@@ -13,7 +13,7 @@ export { Agent } from "./agent/agent";
 export type { AgentStreamEvent } from "./agent/agentStream";
 export { clientEvent } from "./agent/clientEvent";
 export type { ClientEvent } from "./agent/clientEvent";
-export type { AgentOptions, AgentResult, AgentResultBase, AgentRunInput, AgentRunOptions, ConversationRunInfo, ConversationRunOption, ExitReason, SystemPromptFunction, SystemPromptRun } from "./agent/agentTypes";
+export type { AgentOptions, AgentResult, AgentResultBase, AgentRunInput, AgentRunOptions, ConversationRunInfo, ConversationRunOption, ExitReason, StoppedResult, SystemPromptFunction, SystemPromptRun } from "./agent/agentTypes";
 export type { OutputOf, OutputSchema } from "./agent/finalOutput";
 export { budget } from "./budgets/budget";
 export type { BudgetMiddleware, BudgetOptions, BudgetStopDetails } from "./budgets/budget";
@@ -56,6 +56,7 @@ export type {
   HookPoint,
   MaybePromise,
   Middleware,
+  MiddlewareModelRequest,
   RunResultLike,
   RunStop,
   StopAction,
@@ -68,7 +69,7 @@ export { ToolRunner } from "./agent/toolRunner";
 export type { ToolRunnerCall, ToolRunnerCallOptions, ToolRunnerOptions, ToolRunnerResult } from "./agent/toolRunner";
 export type { Breakpoint } from "./agent/breakpoint";
 export { snapshotOf } from "./agent/snapshot";
-export type { AgentSnapshot, SnapshotConversation } from "./agent/snapshot";
+export type { AgentSnapshot, NestedSnapshot, SnapshotConversation } from "./agent/snapshot";
 export type { SnapshotKey } from "./agent/snapshotSigner";
 export { AlwaysAskPolicy, AskOncePolicy, NeverAskPolicy } from "./hitl/confirmationPolicies";
 export { BlockingConfirmationStrategy, DeferredConfirmationStrategy } from "./hitl/confirmationStrategies";
@@ -81,7 +82,7 @@ export type {
   ConfirmationStrategy,
   PendingConfirmation,
 } from "./hitl/confirmationTypes";
-export type { ChatGenerator, ChatGeneratorDefinition, ChatGeneratorRequest, ChatGeneratorResponse, ResponseFormat, TokenUsage, ToolSpec } from "./chat/chatGenerator";
+export type { ChatGenerator, ChatGeneratorDefinition, ChatGeneratorRequest, ChatGeneratorWriteContext, ChatGeneratorResponse, ResponseFormat, TokenUsage, ToolSpec } from "./chat/chatGenerator";
 export { ChatMessage } from "./chat/chatMessage";
 export { FallbackChatGenerator } from "./chat/fallbackChatGenerator";
 export type { FallbackChatGeneratorOptions, FallbackOutcome } from "./chat/fallbackChatGenerator";

@@ -8,6 +8,7 @@ export { AISdkChatGenerator } from "./aiSdkChatGenerator";
 export type { AISdkChatGeneratorOptions } from "./aiSdkChatGenerator";
 export type {
   AISdkCallOptions,
+  AISdkFilePart,
   AISdkFunctionTool,
   AISdkGenerationKwargs,
   AISdkJsonObject,
@@ -18,6 +19,7 @@ export type {
   AISdkReasoningEffort,
   AISdkReasoningPart,
   AISdkTextPart,
+  AISdkToolResultContentPart,
   AISdkToolCallPart,
   AISdkToolResultPart,
 } from "./languageModel";
