@@ -5,6 +5,7 @@ import { describeKind } from "../util/describeValue";
 import { formatPath } from "../util/formatPath";
 import { registerImmutable } from "../util/immutable";
 import { zod } from "../util/lazyZod";
+import { currentMessageForm } from "./haystackMessageForms";
 import { isPlainObject } from "../util/isPlainObject";
 import { jsonCopy } from "../util/jsonCopy";
 import { nestingDepthExceeds } from "../util/jsonShape";
@@ -82,14 +83,22 @@ export interface ChatMessageOptions {
   name?: string;
 }
 
-/** The JSON form of a tool call (Haystack's dict shape). */
+/**
+ * The JSON form of a tool call (Haystack's dict shape). Arguments kept as raw text (the model sent
+ * invalid JSON) are written as `arguments: {}` with the text in `extra.toolwright_raw_arguments`:
+ * Haystack sends `json.dumps(arguments)` to the provider, which would encode a string twice.
+ * `fromJSON` reads that form back, and a string `arguments` too.
+ */
 export interface ToolCallJSON {
   tool_name: string;
   arguments: Record<string, unknown> | string;
   id: string | null;
-  /** Present when the call has provider data (`ToolCall.extra`). */
+  /** Present when the call has provider data (`ToolCall.extra`) or raw-text arguments. */
   extra?: Record<string, unknown>;
 }
+
+// Where toJSON keeps arguments that are raw text (see ToolCallJSON).
+const rawArgumentsKey = "toolwright_raw_arguments";
 
 /** The JSON form of a message (Haystack's dict shape), as produced by `toJSON()`. */
 export interface ChatMessageJSON {
@@ -206,9 +215,13 @@ export class ChatMessage {
     return new ChatMessage("tool", [Object.freeze({ type: "toolCallResult" as const, toolCallResult })], options);
   }
 
-  /** Rebuilds a message from its JSON form (`toJSON()`, or a Haystack ChatMessage dict). */
+  /**
+   * Rebuilds a message from its JSON form: `toJSON()`'s, or a Haystack ChatMessage dict in any form
+   * Haystack reads (the current one, the pre-2.9 `content` string, the 2.9–2.12 `_role`/`_content`
+   * form, and parts without their wrapping key).
+   */
   static fromJSON(json: unknown): ChatMessage {
-    const parsed = (jsonSchemas ??= buildJsonSchemas(zod())).message.safeParse(json);
+    const parsed = (jsonSchemas ??= buildJsonSchemas(zod())).message.safeParse(currentMessageForm(json));
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new ConfigurationError(
@@ -424,16 +437,24 @@ function copyToolCall(call: ToolCall): ToolCall {
 }
 
 function toolCallToJSON(call: ToolCall): ToolCallJSON {
-  const args = typeof call.arguments === "string" ? call.arguments : (jsonCopy(call.arguments) as Record<string, unknown>);
+  const raw = typeof call.arguments === "string";
+  const args = raw ? {} : (jsonCopy(call.arguments) as Record<string, unknown>);
   const json: ToolCallJSON = { tool_name: call.toolName, arguments: args, id: call.id ?? null };
-  if (call.extra !== undefined) json.extra = jsonCopy(call.extra) as Record<string, unknown>;
+  if (call.extra !== undefined || raw) json.extra = { ...(call.extra === undefined ? {} : (jsonCopy(call.extra) as Record<string, unknown>)), ...(raw ? { [rawArgumentsKey]: call.arguments } : {}) };
   return json;
 }
 
 // Haystack writes `extra: null` for a call without provider data.
 function toolCallFromJSON(json: ToolCallJsonInput): ToolCall {
-  const call: { id?: string; toolName: string; arguments: ToolCall["arguments"]; extra?: ToolCall["extra"] } = json.id == null ? { toolName: json.tool_name, arguments: json.arguments } : { id: json.id, toolName: json.tool_name, arguments: json.arguments };
-  if (json.extra != null) call.extra = json.extra;
+  let { arguments: args, extra } = json;
+  const raw = extra?.[rawArgumentsKey];
+  if (typeof raw === "string" && isPlainObject(args) && Object.keys(args).length === 0) {
+    args = raw;
+    const { [rawArgumentsKey]: _raw, ...rest } = extra!;
+    extra = Object.keys(rest).length > 0 ? rest : undefined;
+  }
+  const call: { id?: string; toolName: string; arguments: ToolCall["arguments"]; extra?: ToolCall["extra"] } = json.id == null ? { toolName: json.tool_name, arguments: args } : { id: json.id, toolName: json.tool_name, arguments: args };
+  if (extra != null) call.extra = extra;
   return call;
 }
 

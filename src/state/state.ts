@@ -3,6 +3,7 @@ import { ConfigurationError, StateKeyError, StateTypeError } from "../errors";
 import { cloneValue } from "../util/cloneValue";
 import { describeKind } from "../util/describeValue";
 import { formatPath } from "../util/formatPath";
+import { isPlainObject } from "../util/isPlainObject";
 import { setOwn } from "../util/ownProperty";
 import { fromJsonValue, type JsonValue, toJsonValue } from "./jsonCodec";
 import { ChatMessage } from "../chat/chatMessage";
@@ -71,14 +72,20 @@ export class State<S extends StateSchema = any> { // eslint-disable-line @typesc
     }
   }
 
-  /** Rebuilds a State from `toJSON()` output; `Date`s and `ChatMessage`s are revived from the schema. */
+  /**
+   * Rebuilds a State from `toJSON()` output, or from Haystack's `State.to_dict()` form
+   * (`{ schema, data: { serialization_schema, serialized_data } }`, whose values are read as JSON
+   * and checked against this schema: Haystack's schema and type names are not used). `Date`s and
+   * `ChatMessage`s (in any form `ChatMessage.fromJSON` reads) are revived from the schema.
+   */
   static fromJSON<S extends StateSchema>(schema: S, json: StateJSON): State<S> {
     if (typeof json !== "object" || json === null || Array.isArray(json)) {
       throw new ConfigurationError("State.fromJSON", `State.fromJSON expects the object State.toJSON() produced, got ${describeKind(json)}.`);
     }
     const keys = normalizedFor(schema);
+    const values = keys.has("schema") ? json : (haystackStateData(json) ?? json);
     const data: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(json)) {
+    for (const [key, value] of Object.entries(values)) {
       const entry = keys.get(key);
       setOwn(data, key, entry ? fromJsonValue(entry.type, value) : value);
     }
@@ -210,4 +217,17 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
     current = (current as Record<PropertyKey, unknown>)[segment];
   }
   return current;
+}
+
+// The values of Haystack's State.to_dict() form ({ schema, data: { serialization_schema,
+// serialized_data } }), or undefined for any other object. A schema with its own `schema` key is
+// never read this way (its toJSON output could look the same).
+function haystackStateData(json: Record<string, unknown>): Record<string, unknown> | undefined {
+  const data = json.data;
+  if (!("schema" in json) || !isPlainObject(data) || !("serialization_schema" in data)) return undefined;
+  const values = data.serialized_data;
+  if (!isPlainObject(values)) {
+    throw new ConfigurationError("State.fromJSON", `State.fromJSON received Haystack's State.to_dict() form, but its data.serialized_data is ${describeKind(values)}, not an object of state values.`);
+  }
+  return values;
 }

@@ -241,10 +241,10 @@ describe("ChatMessage", () => {
       });
     });
 
-    it("keeps raw-string arguments as a string", () => {
+    it("keeps raw-string arguments as text in extra, with arguments: {} (test/chat/haystackMessageForms.test.ts has the rest)", () => {
       const message = ChatMessage.fromAssistant(undefined, { toolCalls: [{ id: "c", toolName: "search", arguments: '{"query": "re' }] });
 
-      expect(message.toJSON().content).toEqual([{ tool_call: { tool_name: "search", arguments: '{"query": "re', id: "c" } }]);
+      expect(message.toJSON().content).toEqual([{ tool_call: { tool_name: "search", arguments: {}, id: "c", extra: { toolwright_raw_arguments: '{"query": "re' } } }]);
     });
 
     it("returns unfrozen copies the caller may change", () => {
