@@ -2,7 +2,7 @@ import { ChatMessage, type BeforeModelContext, type Middleware, pruneToolResults
 import { ScriptedChatGenerator } from "toolwright/testing";
 import { fmt, median, timeRuns } from "./measure";
 
-const noUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 0, toolCalls: 0, failedToolCalls: 0 };
+const noUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 0, toolCalls: 0, failedToolCalls: 0, toolCallsByName: {} };
 
 // A conversation of `size` messages: a question, then calls each answered by a 4,000-character result.
 function conversation(size: number): ChatMessage[] {

@@ -9,6 +9,7 @@ import { nestingDepthExceeds } from "../util/jsonShape";
 import { limits } from "../util/limits";
 import { truncateForEcho } from "../util/truncate";
 import { isPlainObject } from "../util/isPlainObject";
+import { setOwn } from "../util/ownProperty";
 import { jsonCopy } from "../util/jsonCopy";
 import type { TraceContext } from "../observe/agentTracing";
 import { noUsage, type RunUsage } from "../observe/runUsage";
@@ -236,13 +237,19 @@ function parseNested(value: unknown): Map<string, NestedSnapshot> {
 
 const usageKeys = ["inputTokens", "outputTokens", "totalTokens", "modelCalls", "toolCalls", "failedToolCalls"] as const;
 
+// Snapshots written before per-tool counts have no toolCallsByName; they read as no calls by name.
 function parseUsage(value: unknown): RunUsage {
-  if (!isPlainObject(value) || Object.keys(value).length !== usageKeys.length || usageKeys.some((key) => !Object.hasOwn(value, key))) {
-    throw snapshotProblem("usage", `is not { ${usageKeys.join(", ")} }`);
+  const byName = isPlainObject(value) && Object.hasOwn(value, "toolCallsByName");
+  if (!isPlainObject(value) || Object.keys(value).length !== usageKeys.length + (byName ? 1 : 0) || usageKeys.some((key) => !Object.hasOwn(value, key))) {
+    throw snapshotProblem("usage", `is not { ${usageKeys.join(", ")}, toolCallsByName }`);
   }
   const usage = {} as Record<(typeof usageKeys)[number], number>;
   for (const key of usageKeys) usage[key] = count(value[key], `usage.${key}`);
-  return Object.freeze(usage);
+  const names = byName ? value.toolCallsByName : {};
+  if (!isPlainObject(names)) throw snapshotProblem("usage.toolCallsByName", "is not an object of counts by tool name");
+  const toolCallsByName: Record<string, number> = {};
+  for (const [name, calls] of Object.entries(names)) setOwn(toolCallsByName, name, count(calls, `usage.toolCallsByName.${name}`));
+  return Object.freeze({ ...usage, toolCallsByName: Object.freeze(toolCallsByName) });
 }
 
 // W3C trace context: version 00 (the only one defined) in lower-case hex, and a tracestate of

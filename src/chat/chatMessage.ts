@@ -97,8 +97,8 @@ export interface ToolCallJSON {
   extra?: Record<string, unknown>;
 }
 
-// Where toJSON keeps arguments that are raw text (see ToolCallJSON).
-const rawArgumentsKey = "toolwright_raw_arguments";
+/** Where toJSON keeps a tool call's arguments that are raw text (see ToolCallJSON). */
+export const rawArgumentsKey = "toolwright_raw_arguments";
 
 /** The JSON form of a message (Haystack's dict shape), as produced by `toJSON()`. */
 export interface ChatMessageJSON {

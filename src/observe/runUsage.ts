@@ -18,10 +18,16 @@ export interface RunUsage {
   readonly toolCalls: number;
   /** Tool calls whose tool message is an error (invalid arguments, unknown tool, a throw, a rejection). */
   readonly failedToolCalls: number;
+  /**
+   * `toolCalls` by the tool name the model asked for (an unknown name too, cut to 64
+   * characters and "…"), whatever their outcome: Haystack's `tool_call_counts`, except that a tool not called yet has no entry (read
+   * `toolCallsByName[name] ?? 0`).
+   */
+  readonly toolCallsByName: Readonly<Record<string, number>>;
 }
 
 /** A run's usage before its first call. */
-export const noUsage: RunUsage = Object.freeze({ inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 0, toolCalls: 0, failedToolCalls: 0 });
+export const noUsage: RunUsage = Object.freeze({ inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 0, toolCalls: 0, failedToolCalls: 0, toolCallsByName: Object.freeze({}) });
 
 /** The counts of one model call, as far as the provider reported them in a usable form. */
 export interface CallTokens {
@@ -50,14 +56,25 @@ export function callTokens(response: ChatGeneratorResponse | undefined, replies:
   return sum;
 }
 
+// Haystack's generators (and OpenAI's wire format) write snake_case usage into a reply's meta
+// (`prompt_tokens`, `completion_tokens`, `total_tokens`; Anthropic's `input_tokens`,
+// `output_tokens`); toolwright's write camelCase. The first present name counts.
 function readTokens(usage: unknown): CallTokens | undefined {
   if (typeof usage !== "object" || usage === null) return undefined;
-  const { promptTokens, completionTokens, totalTokens } = usage as Record<string, unknown>;
+  const record = usage as Record<string, unknown>;
+  const promptTokens = firstCount(record, "promptTokens", "prompt_tokens", "input_tokens");
+  const completionTokens = firstCount(record, "completionTokens", "completion_tokens", "output_tokens");
+  const totalTokens = firstCount(record, "totalTokens", "total_tokens");
   const tokens: { inputTokens?: number; outputTokens?: number; totalTokens?: number } = {};
   if (isCount(promptTokens)) tokens.inputTokens = promptTokens;
   if (isCount(completionTokens)) tokens.outputTokens = completionTokens;
   if (isCount(totalTokens)) tokens.totalTokens = totalTokens;
   return Object.keys(tokens).length > 0 ? tokens : undefined;
+}
+
+function firstCount(record: Record<string, unknown>, ...names: string[]): unknown {
+  for (const name of names) if (Object.hasOwn(record, name) && record[name] !== undefined) return record[name];
+  return undefined;
 }
 
 function isCount(value: unknown): value is number {
@@ -69,6 +86,9 @@ export function addCounts(a: number, b: number): number {
   return Math.min(a + b, Number.MAX_SAFE_INTEGER);
 }
 
+// Tool names are 1–64 characters (Tool's rule, and the providers').
+const maxToolNameLength = 64;
+
 /** A run's usage as it grows; `toJSON` gives the frozen totals. */
 export class UsageTally {
   #inputTokens: number;
@@ -77,6 +97,7 @@ export class UsageTally {
   #modelCalls: number;
   #toolCalls: number;
   #failedToolCalls: number;
+  readonly #toolCallsByName = new Map<string, number>();
 
   constructor(from: RunUsage = noUsage) {
     this.#inputTokens = from.inputTokens;
@@ -85,6 +106,7 @@ export class UsageTally {
     this.#modelCalls = from.modelCalls;
     this.#toolCalls = from.toolCalls;
     this.#failedToolCalls = from.failedToolCalls;
+    for (const [name, calls] of Object.entries(from.toolCallsByName)) this.#toolCallsByName.set(name, calls);
   }
 
   addModelCall(tokens: CallTokens | undefined): void {
@@ -104,9 +126,15 @@ export class UsageTally {
     this.#totalTokens = addCounts(this.#totalTokens, usage.totalTokens);
   }
 
-  addToolCalls(calls: number, failed: number): void {
-    this.#toolCalls = addCounts(this.#toolCalls, calls);
+  /** Counts tool calls the model asked for, by the names it asked for, `failed` of them answered with an error. */
+  addToolCalls(names: readonly string[], failed: number): void {
+    this.#toolCalls = addCounts(this.#toolCalls, names.length);
     this.#failedToolCalls = addCounts(this.#failedToolCalls, failed);
+    for (const name of names) {
+      // The name is the model's: one longer than any tool name can be (an unknown tool) is cut, so usage stays small.
+      const key = name.length > maxToolNameLength ? `${name.slice(0, maxToolNameLength)}…` : name;
+      this.#toolCallsByName.set(key, addCounts(this.#toolCallsByName.get(key) ?? 0, 1));
+    }
   }
 
   toJSON(): RunUsage {
@@ -117,6 +145,7 @@ export class UsageTally {
       modelCalls: this.#modelCalls,
       toolCalls: this.#toolCalls,
       failedToolCalls: this.#failedToolCalls,
+      toolCallsByName: Object.freeze(Object.fromEntries(this.#toolCallsByName)),
     });
   }
 }

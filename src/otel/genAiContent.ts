@@ -5,7 +5,7 @@
 // toolwright.blob for inline media. Read only when the tracer captures content and the span
 // records. Call ids and tool names are cut to 64 characters.
 import type { ToolSpec } from "../chat/chatGenerator";
-import type { ToolCallJSON } from "../chat/chatMessage";
+import { rawArgumentsKey, type ToolCallJSON } from "../chat/chatMessage";
 import type { MediaDescriptor } from "../media/mediaDescriptor";
 import type { ObservedMessageJSON, ObservedResultPartJSON } from "../observe/observedMessage";
 import { truncateForEcho } from "../util/truncate";
@@ -92,8 +92,10 @@ function modalityOf(media: MediaDescriptor): string {
   return major === "image" || major === "audio" || major === "video" ? major : "document";
 }
 
+// Arguments the model sent as text that is not JSON are shown as that text (the JSON form keeps it in extra).
 function toolCallPart(call: ToolCallJSON): Part {
-  return { type: "tool_call", id: idOf(call.id), name: truncateForEcho(call.tool_name), arguments: call.arguments };
+  const raw = call.extra?.[rawArgumentsKey];
+  return { type: "tool_call", id: idOf(call.id), name: truncateForEcho(call.tool_name), arguments: typeof raw === "string" ? raw : call.arguments };
 }
 
 // Ids and names are the model's: cut like every id and name from outside.

@@ -27,7 +27,7 @@ export function answerRejection(run: RunContext, replies: readonly ChatMessage[]
   const answers: ChatMessage[] = [];
   for (const reply of replies) for (const part of reply.content) if (part.type === "toolCall") answers.push(ChatMessage.fromTool(reject.text, part.toolCall, { error: true, meta }));
   // Counted like any call the model asked for whose answer is an error (RunUsage).
-  if (answers.length > 0) run.usage.addToolCalls(answers.length, answers.length);
+  if (answers.length > 0) run.usage.addToolCalls(answers.map((answer) => answer.toolCallResult!.origin.toolName), answers.length);
   appendMessages(run.state, answers.length > 0 ? answers : [ChatMessage.fromUser(reject.text, { meta })]);
 }
 

@@ -43,7 +43,7 @@ export async function runCalls(run: RunContext, prepared: PreparedCalls): Promis
   if (nested.paused.size > 0) return pauseForSubRuns(run, prepared, { outcomes, paused: nested.paused });
   let failed = 0;
   for (const outcome of outcomes) if (outcome.failed) failed++;
-  run.usage.addToolCalls(outcomes.length, failed);
+  run.usage.addToolCalls(outcomes.map((outcome) => outcome.toolCall.toolName), failed);
   appendMessages(run.state, outcomes.map((outcome) => outcome.message));
   leaveToolStep(run);
   const stop = run.cursor.stopAfterStep;

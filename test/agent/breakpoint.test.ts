@@ -53,7 +53,7 @@ describe("Breakpoint", () => {
         stepCount: 0,
         visits: { chatGenerator: 0, tools: {} },
         next: "chat_generator",
-        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 0, toolCalls: 0, failedToolCalls: 0 },
+        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 0, toolCalls: 0, failedToolCalls: 0, toolCallsByName: {} },
       });
     });
 

@@ -59,7 +59,7 @@ describe("AgentSnapshot", () => {
       visits: { chatGenerator: 3, tools: { search: 1, add_note: 1, "*": 2 } },
       next: "tool",
       toolStep: { replies: 1, decisions: {}, pending: [] },
-      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 3, toolCalls: 2, failedToolCalls: 0 },
+      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 3, toolCalls: 2, failedToolCalls: 0, toolCallsByName: { add_note: 1, search: 1 } },
     });
   });
 
@@ -121,9 +121,9 @@ describe("AgentSnapshot", () => {
         [{ ...snapshot, next: "tool" }, "toolStep", 'is undefined; next is "tool", so it is { replies, decisions, pending }'],
         [{ ...snapshot, extra: 1 }, "extra", "is not a snapshot field"],
         [{ ...snapshot, visits: { chatGenerator: 1, tools: { search: "2" } } }, "visits.tools.search", 'is string "2", not a whole number ≥ 0'],
-        [{ ...snapshot, usage: { inputTokens: 1 } }, "usage", "is not { inputTokens, outputTokens, totalTokens, modelCalls, toolCalls, failedToolCalls }"],
+        [{ ...snapshot, usage: { inputTokens: 1 } }, "usage", "is not { inputTokens, outputTokens, totalTokens, modelCalls, toolCalls, failedToolCalls, toolCallsByName }"],
         [{ ...snapshot, usage: { ...snapshot.usage, outputTokens: 1e300 } }, "usage.outputTokens", "is number 1e+300, not a whole number ≥ 0"],
-        [{ ...snapshot, usage: { ...snapshot.usage, __proto__: null, extra: 1 } }, "usage", "is not { inputTokens, outputTokens, totalTokens, modelCalls, toolCalls, failedToolCalls }"],
+        [{ ...snapshot, usage: { ...snapshot.usage, __proto__: null, extra: 1 } }, "usage", "is not { inputTokens, outputTokens, totalTokens, modelCalls, toolCalls, failedToolCalls, toolCallsByName }"],
         [{ ...snapshot, trace: { traceparent: "00-0AF7651916CD43DD8448EB211C80319C-b7ad6b7169203331-01" } }, "trace.traceparent", "is not a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>, lower case)"],
         [{ ...snapshot, trace: { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", tracestate: "a=b\n" } }, "trace.tracestate", "is not a W3C tracestate (printable ASCII, at most 512 characters)"],
         [{ ...snapshot, trace: { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", baggage: "x" } }, "trace", "is not { traceparent, tracestate? }"],

@@ -36,7 +36,7 @@ describe("AISdkChatGenerator", () => {
         { tool: "add_note", args: { text: "asked about lamps" } },
       ]);
       expect(result.notes).toEqual(["asked about lamps"]);
-      expect(result.usage).toEqual({ inputTokens: 250, outputTokens: 28, totalTokens: 278, modelCalls: 2, toolCalls: 2, failedToolCalls: 0 });
+      expect(result.usage).toEqual({ inputTokens: 250, outputTokens: 28, totalTokens: 278, modelCalls: 2, toolCalls: 2, failedToolCalls: 0, toolCallsByName: { add_note: 1, search: 1 } });
       expect(result.messages[2]!.meta).toEqual({ model: "mock-model-2025", index: 0, finishReason: "tool_calls", rawFinishReason: "tool_use", usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120 } });
     });
 

@@ -50,7 +50,7 @@ describe("AISdkChatGenerator with @ai-sdk/anthropic (recorded responses)", () =>
     expect(toolTurn.text).toBe(recorded("anthropic-tool-no-args.json").content[0].text);
     expect(toolTurn.toolCalls).toEqual([{ id: "toolu_01LRmxn9vGM1d2DZSDBowdZ1", toolName: "updateIssueList", arguments: {} }]);
     expect(toolTurn.meta).toEqual({ model: "claude-3-opus-20240229", index: 0, finishReason: "tool_calls", rawFinishReason: "tool_use", usage: { promptTokens: 602, completionTokens: 93, totalTokens: 695 } });
-    expect(result.usage).toEqual({ inputTokens: 614, outputTokens: 122, totalTokens: 736, modelCalls: 2, toolCalls: 1, failedToolCalls: 0 });
+    expect(result.usage).toEqual({ inputTokens: 614, outputTokens: 122, totalTokens: 736, modelCalls: 2, toolCalls: 1, failedToolCalls: 0, toolCallsByName: { updateIssueList: 1 } });
     const [first, second] = server.requests.map((request) => request.body);
     expect(first).toEqual({
       model: "claude-sonnet-4-5",

@@ -64,7 +64,7 @@ describe("AISdkChatGenerator with @ai-sdk/google (recorded responses)", () => {
     // @ai-sdk/google does not read the response's modelVersion: the reply names the model asked for.
     expect(result.messages[1]!.meta).toEqual({ model: "gemini-2.5-flash", index: 0, finishReason: "tool_calls", rawFinishReason: "STOP", usage: { promptTokens: 29, completionTokens: 908, totalTokens: 937 } });
     expect(result.lastMessage.text).toBe(recorded("google-text.json").candidates[0].content.parts[0].text);
-    expect(result.usage).toEqual({ inputTokens: 38, outputTokens: 1180, totalTokens: 1218, modelCalls: 2, toolCalls: 1, failedToolCalls: 0 });
+    expect(result.usage).toEqual({ inputTokens: 38, outputTokens: 1180, totalTokens: 1218, modelCalls: 2, toolCalls: 1, failedToolCalls: 0, toolCallsByName: { weather: 1 } });
     expect(server.requests.map((request) => request.url)).toEqual(["/v1beta/models/gemini-2.5-flash:generateContent", "/v1beta/models/gemini-2.5-flash:generateContent"]);
     expect(server.requests[1]!.body.contents).toEqual([
       { role: "user", parts: [{ text: "Weather in San Francisco?" }] },

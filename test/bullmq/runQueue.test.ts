@@ -70,7 +70,7 @@ describe("RunQueue and RunWorker on a real Redis", () => {
       expect(outcome.result.exitReason).toBe("text");
       expect(outcome.result.stepCount).toBe(3);
       // Three steps, each a job of its own: the totals travel in the checkpoints.
-      expect(outcome.result.usage).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 3, toolCalls: 2, failedToolCalls: 0 });
+      expect(outcome.result.usage).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 3, toolCalls: 2, failedToolCalls: 0, toolCallsByName: { add: 2 } });
       expect(outcome.result.lastMessage).toEqual(ChatMessage.fromAssistant("3 and 7").toJSON());
       expect(calls).toEqual(["run-1:1:c1", "run-1:2:c2"]);
     } finally {

@@ -36,7 +36,7 @@ it("keeps a queued run's steps, queued for two workers, in one trace under its f
     const outcome = await queue.result(runId);
 
     if (outcome.status !== "done") throw new Error(`run ended ${outcome.status}`);
-    expect(outcome.result.usage).toEqual({ inputTokens: 50, outputTokens: 5, totalTokens: 55, modelCalls: 3, toolCalls: 2, failedToolCalls: 0 });
+    expect(outcome.result.usage).toEqual({ inputTokens: 50, outputTokens: 5, totalTokens: 55, modelCalls: 3, toolCalls: 2, failedToolCalls: 0, toolCallsByName: { add: 2 } });
     const runs = exporter.getFinishedSpans().filter((s) => s.name === "invoke_agent adder");
     expect(runs.length).toBeGreaterThanOrEqual(3);
     const first = runs.find((s) => s.attributes["toolwright.run.resumed"] === false)!;

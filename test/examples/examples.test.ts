@@ -30,7 +30,7 @@ describe("examples (scripted model)", () => {
       "├─ execute_tool close_ticket <t> ms  call=call_close",
       "└─ chat scripted <t> ms  finish=stop",
     ]);
-    expect(result.usage).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 3, toolCalls: 2, failedToolCalls: 0 });
+    expect(result.usage).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 3, toolCalls: 2, failedToolCalls: 0, toolCallsByName: { close_ticket: 1, search_tickets: 1 } });
     expect(consoleTrace({ captureContent: true }).tracing.captureContent).toBe(true);
     expect(traceFromEnvironment({})).toBeUndefined();
     expect(() => traceFromEnvironment({ TOOLWRIGHT_TRACE: "jaeger" })).toThrow("TOOLWRIGHT_TRACE is 'jaeger'; the examples know 'console' (print the run's spans as a tree), or leave it unset.");

@@ -99,7 +99,7 @@ describe("lifecycle hooks", () => {
     for (const end of toolEnds) expect(end.endTime).toBeGreaterThanOrEqual(end.startTime);
     const [, runEnd] = events.at(-1) as ["onRunEnd", RunEndEvent];
     expect(runEnd).toMatchObject({ exitReason: "text", stepCount: 2, pendingConfirmations: [], error: undefined });
-    const usage = { inputTokens: 300, outputTokens: 30, totalTokens: 330, modelCalls: 2, toolCalls: 3, failedToolCalls: 1 };
+    const usage = { inputTokens: 300, outputTokens: 30, totalTokens: 330, modelCalls: 2, toolCalls: 3, failedToolCalls: 1, toolCallsByName: { add_note: 1, nope: 1, search: 1 } };
     expect(runEnd.usage).toEqual(usage);
     expect(result.usage).toEqual(usage);
   });
@@ -242,10 +242,10 @@ describe("lifecycle hooks", () => {
     const result = await agent.run({ snapshot: JSON.parse(JSON.stringify(paused.snapshot)), decisions: { c2: { action: "reject", feedback: "No notes today." } } });
 
     expect(pausedEnd).toMatchObject({ exitReason: "confirmation_required", stepCount: 2, pendingConfirmations: [{ toolCallId: "c2", toolName: "add_note", arguments: { text: "lamps found" } }] });
-    expect(pausedEnd.usage).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 2, toolCalls: 1, failedToolCalls: 0 });
+    expect(pausedEnd.usage).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 2, toolCalls: 1, failedToolCalls: 0, toolCallsByName: { search: 1 } });
     expect(events[0]).toEqual(["onRunStart", expect.objectContaining({ resumed: true, stepCount: 2 })]);
     expect(events.find(([name]) => name === "onToolEnd")![1]).toMatchObject({ toolName: "add_note", ran: false, error: { type: "rejected", message: "No notes today." } });
-    expect(result.usage).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 4, toolCalls: 3, failedToolCalls: 1 });
+    expect(result.usage).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 4, toolCalls: 3, failedToolCalls: 1, toolCallsByName: { add_note: 1, search: 2 } });
     expect(events.at(-1)![1]).toMatchObject({ exitReason: "text", stepCount: 4, usage: result.usage });
   });
 

@@ -26,7 +26,7 @@ describe("run usage", () => {
       { toolCalls: [{ id: "call_a", name: "get_weather", arguments: '{"city":"Paris"}' }, { id: "call_b", name: "get_weather", arguments: "{}" }], usage: { promptTokens: 30, completionTokens: 18 } },
       { text: "Sunny.", usage: { promptTokens: 70, completionTokens: 9 } },
     ];
-    const expected: RunUsage = { inputTokens: 100, outputTokens: 27, totalTokens: 127, modelCalls: 2, toolCalls: 2, failedToolCalls: 1 };
+    const expected: RunUsage = { inputTokens: 100, outputTokens: 27, totalTokens: 127, modelCalls: 2, toolCalls: 2, failedToolCalls: 1, toolCallsByName: { get_weather: 2 } };
 
     it("sums the tokens of every completion, and counts the calls (one failed validation)", async () => {
       server.enqueue(...replies.map(jsonReply));
@@ -67,7 +67,7 @@ describe("run usage", () => {
 
     const result = await agent.run({ messages: [ChatMessage.fromUser("Weather?")] });
 
-    expect(result.usage).toEqual({ inputTokens: 14, outputTokens: 11, totalTokens: 50, modelCalls: 2, toolCalls: 1, failedToolCalls: 0 });
+    expect(result.usage).toEqual({ inputTokens: 14, outputTokens: 11, totalTokens: 50, modelCalls: 2, toolCalls: 1, failedToolCalls: 0, toolCallsByName: { get_weather: 1 } });
   });
 
   it("counts unknown tools, invalid arguments, throws and rejections as failed tool calls", async () => {
@@ -88,7 +88,7 @@ describe("run usage", () => {
 
     const result = await agent.run({ messages: [ChatMessage.fromUser("go")] });
 
-    expect(result.usage).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 3, toolCalls: 5, failedToolCalls: 4 });
+    expect(result.usage).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 3, toolCalls: 5, failedToolCalls: 4, toolCallsByName: { explode: 1, get_weather: 3, nope: 1 } });
   });
 
   it("carries the totals through a pause and a resume from JSON, and through checkpoints", async () => {
@@ -103,10 +103,10 @@ describe("run usage", () => {
     const paused = await agent.run({ ...notesInput(), onCheckpoint: (snapshot) => void checkpoints.push(snapshot) });
     const resumed = await agent.run({ snapshot: JSON.parse(JSON.stringify(paused.snapshot)) as AgentSnapshot, decisions: { c2: { action: "confirm" } } });
 
-    expect(paused.usage).toEqual({ inputTokens: 30, outputTokens: 3, totalTokens: 33, modelCalls: 2, toolCalls: 1, failedToolCalls: 0 });
+    expect(paused.usage).toEqual({ inputTokens: 30, outputTokens: 3, totalTokens: 33, modelCalls: 2, toolCalls: 1, failedToolCalls: 0, toolCallsByName: { search: 1 } });
     expect(paused.snapshot!.usage).toEqual(paused.usage);
     expect(checkpoints.map((c) => c.usage!.modelCalls)).toEqual([1, 1, 2]);
-    expect(resumed.usage).toEqual({ inputTokens: 60, outputTokens: 6, totalTokens: 66, modelCalls: 3, toolCalls: 2, failedToolCalls: 0 });
+    expect(resumed.usage).toEqual({ inputTokens: 60, outputTokens: 6, totalTokens: 66, modelCalls: 3, toolCalls: 2, failedToolCalls: 0, toolCallsByName: { add_note: 1, search: 1 } });
   });
 
   it("reads a snapshot without usage (made before usage existed) as zeros", async () => {
@@ -117,7 +117,7 @@ describe("run usage", () => {
     const result = await notesAgent({ script: notesScript.slice(2) }).agent.run({ snapshot: old as AgentSnapshot });
 
     expect(result.stepCount).toBe(4);
-    expect(result.usage).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 2, toolCalls: 1, failedToolCalls: 0 });
+    expect(result.usage).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 2, toolCalls: 1, failedToolCalls: 0, toolCallsByName: { search: 1 } });
   });
 
   it("ignores counts a generator reports that are not whole numbers ≥ 0, and stops at MAX_SAFE_INTEGER, so any run stays resumable", async () => {
@@ -137,7 +137,9 @@ describe("run usage", () => {
         const agent = new Agent({ chatGenerator, tools: [weather] });
         const stopped = (await agent.run({ messages: [ChatMessage.fromUser("go")], breakpoint: { at: "chat_generator", visit: 2 } }).catch((error: { snapshot: AgentSnapshot }) => error.snapshot)) as AgentSnapshot;
         const result = await agent.run({ snapshot: JSON.parse(JSON.stringify(stopped)) as AgentSnapshot });
-        for (const value of Object.values(result.usage)) {
+        const { toolCallsByName, ...totals } = result.usage;
+        expect(toolCallsByName).toEqual({ get_weather: 2 });
+        for (const value of Object.values(totals)) {
           expect(Number.isSafeInteger(value)).toBe(true);
           expect(value).toBeGreaterThanOrEqual(0);
         }

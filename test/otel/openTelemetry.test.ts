@@ -66,7 +66,7 @@ describe("openTelemetry", () => {
   it("records a run as an invoke_agent span with its model and tool calls as children", () => {
     const { tracing, span, spans } = record();
     const reads: Reads = [];
-    const run = tracing.startRun(runStart({ runId: "run-7", resumed: true, stepCount: 3, usage: { inputTokens: 28, outputTokens: 4, totalTokens: 32, modelCalls: 3, toolCalls: 1, failedToolCalls: 1 } }), undefined);
+    const run = tracing.startRun(runStart({ runId: "run-7", resumed: true, stepCount: 3, usage: { inputTokens: 28, outputTokens: 4, totalTokens: 32, modelCalls: 3, toolCalls: 1, failedToolCalls: 1, toolCallsByName: { lookup: 1 } } }), undefined);
     const model = run.startModelCall(modelStart(reads, { step: 4, runId: "run-7", stream: true, serverAddress: "127.0.0.1", serverPort: 8080 }));
     model.end(
       modelEnd(reads, {
@@ -80,7 +80,7 @@ describe("openTelemetry", () => {
     );
     const tool = run.startToolCall(toolStart(reads, { step: 4, runId: "run-7", toolDescription: "Search the documents." }));
     tool.end(toolEnd(reads, { step: 4 }));
-    run.end(runEnd({ exitReason: "text", stepCount: 4, usage: { inputTokens: 40, outputTokens: 9, totalTokens: 50, modelCalls: 4, toolCalls: 2, failedToolCalls: 1 } }));
+    run.end(runEnd({ exitReason: "text", stepCount: 4, usage: { inputTokens: 40, outputTokens: 9, totalTokens: 50, modelCalls: 4, toolCalls: 2, failedToolCalls: 1, toolCallsByName: { lookup: 2 } } }));
 
     expect(spans().map((s) => s.name)).toEqual(["chat gpt-test", "execute_tool search", "invoke_agent support"]);
     const runSpan = span("invoke_agent support");

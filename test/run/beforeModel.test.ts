@@ -213,8 +213,8 @@ describe("Middleware.beforeModel", () => {
     await agent.run({ ...question(), runId: "run-42" });
 
     expect(contexts).toEqual([
-      { runId: "run-42", agentName: "refund-desk", step: 1, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 0, toolCalls: 0, failedToolCalls: 0 }, customer: "c-7", aborted: false },
-      { runId: "run-42", agentName: "refund-desk", step: 2, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 1, toolCalls: 1, failedToolCalls: 0 }, customer: "c-7", aborted: false },
+      { runId: "run-42", agentName: "refund-desk", step: 1, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 0, toolCalls: 0, failedToolCalls: 0, toolCallsByName: {} }, customer: "c-7", aborted: false },
+      { runId: "run-42", agentName: "refund-desk", step: 2, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, modelCalls: 1, toolCalls: 1, failedToolCalls: 0, toolCallsByName: { lookup_order: 1 } }, customer: "c-7", aborted: false },
     ]);
   });
 });

@@ -56,7 +56,7 @@ describe("Agent with OpenAIResponsesChatGenerator", () => {
 
     const result = await notesAgent().run(notesInput());
 
-    expect(result.usage).toEqual({ inputTokens: 120, outputTokens: 30, totalTokens: 150, modelCalls: 3, toolCalls: 2, failedToolCalls: 0 });
+    expect(result.usage).toEqual({ inputTokens: 120, outputTokens: 30, totalTokens: 150, modelCalls: 3, toolCalls: 2, failedToolCalls: 0, toolCallsByName: { add_note: 1, search: 1 } });
   });
 
   it("streams reasoning, tool-call and text deltas through a run and ends with the same messages as without streaming", async () => {
