@@ -17,7 +17,7 @@ import type { RunFailure, RunResultJSON } from "./runEvents";
 import type { JsonValue } from "../state/jsonCodec";
 import type { RunJobData } from "./runQueue";
 import { type RunRecord, RunStore } from "./runStore";
-import { WorkerRedis } from "./workerRedis";
+import { endRedisClient, WorkerRedis } from "./workerRedis";
 
 /** Options of `new RunWorker(...)`. */
 export interface RunWorkerOptions<S extends StateSchema> extends RunStoreOptions {
@@ -156,13 +156,13 @@ export class RunWorker<S extends StateSchema = StateSchema> {
       // BullMQ's close waits for Redis (its connection's first ready, a reply) for as long as it takes:
       // dropping the connections ends those waits. The store's goes first, so that an aborted step
       // cannot record its run as cancelled: it stays claimable.
-      this.#store.redis.disconnect();
+      endRedisClient(this.#store.redis);
       this.#redis.disconnect();
       for (const [runId, controller] of this.#running) controller.abort(new Error(`run '${runId}' was left by a RunWorker that closed before its step ended`));
     }
-    this.#subscriber.disconnect();
+    endRedisClient(this.#subscriber);
     await this.#redis.quit(Math.max(0, endsAt - Date.now()));
-    if (!(await within(this.#store.close(), Math.max(0, endsAt - Date.now())))) this.#store.redis.disconnect();
+    if (!(await within(this.#store.close(), Math.max(0, endsAt - Date.now())))) endRedisClient(this.#store.redis);
   }
 
   // Whether BullMQ's close ended in time: false once `endsAt` passes, or as soon as no step is running

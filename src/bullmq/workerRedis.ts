@@ -5,8 +5,8 @@ import { RedisConnectionError } from "./errors";
 /**
  * The Redis clients of one RunWorker: the one BullMQ is given (and the copies BullMQ makes of it for
  * its blocking reads) and the worker's own. It reports an outage once, when the first of them fails
- * to connect, and again only after Redis was back; and it can drop every connection at once, which
- * BullMQ's own close cannot do while Redis is down.
+ * to connect, and again only after each client that failed was connected again (or ended); and it
+ * can drop every connection at once, which BullMQ's own close cannot do while Redis is down.
  */
 export class WorkerRedis {
   /** The client BullMQ runs its commands on; BullMQ duplicates it for its blocking reads and leaves it to us to close. */
@@ -15,7 +15,8 @@ export class WorkerRedis {
   readonly #connection: RedisConnection;
   readonly #queueName: string;
   readonly #report: (error: RedisConnectionError) => void;
-  #down = false;
+  // The clients whose last word was a connection error: an outage lasts while there is one.
+  readonly #failing = new Set<Redis>();
 
   constructor(connection: RedisConnection, queueName: string, report: (error: RedisConnectionError) => void) {
     this.#connection = connection;
@@ -26,7 +27,6 @@ export class WorkerRedis {
     // that its connection errors are not printed and it can be dropped on close.
     const duplicate = this.bullmq.duplicate.bind(this.bullmq);
     this.bullmq.duplicate = (override) => this.#watch(duplicate(override));
-    this.bullmq.on("ready", () => (this.#down = false));
   }
 
   /** A new client of the worker's own (a subscription holds its connection), watched like BullMQ's. */
@@ -41,19 +41,19 @@ export class WorkerRedis {
 
   /** Whether an outage was reported and Redis has not been back since. */
   get down(): boolean {
-    return this.#down;
+    return this.#failing.size > 0;
   }
 
   /** Closes every connection at once, without waiting for Redis: commands waiting on them reject. */
   disconnect(): void {
-    for (const client of this.#clients) end(client);
+    for (const client of this.#clients) endRedisClient(client);
   }
 
   /** QUIT on BullMQ's client (which BullMQ leaves open), or a disconnect when Redis is not connected or does not answer within `ms`. */
   async quit(ms: number): Promise<void> {
     const client = this.bullmq;
     // QUIT waits in the offline queue while the client is not connected: it would never settle.
-    if (client.status !== "ready") return client.disconnect();
+    if (client.status !== "ready") return endRedisClient(client);
     let timer: NodeJS.Timeout | undefined;
     const quitting = client.quit().then(
       () => undefined,
@@ -61,14 +61,17 @@ export class WorkerRedis {
     );
     await Promise.race([quitting, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
     clearTimeout(timer);
-    if ((client.status as string) !== "end") client.disconnect();
+    endRedisClient(client);
   }
 
   #watch(client: Redis): Redis {
     this.#clients.add(client);
+    client.on("ready", () => void this.#failing.delete(client));
+    client.on("end", () => void this.#failing.delete(client));
     client.on("error", (error: Error) => {
-      if (this.#down) return;
-      this.#down = true;
+      const reported = this.#failing.size > 0;
+      this.#failing.add(client);
+      if (reported) return;
       const redis = redisTarget(client);
       this.#report(
         new RedisConnectionError({
@@ -86,8 +89,10 @@ export class WorkerRedis {
 // Disconnects a client at once, whatever its state. Between two reconnection attempts ioredis's own
 // disconnect() only clears the retry timer: with no socket to close it emits no 'end', the client
 // stays 'reconnecting' for good, and whatever waits for it (BullMQ's close does) waits forever. Such a
-// client is ended the way ioredis ends one whose socket closed after a disconnect().
-function end(client: Redis): void {
+// client is ended the way ioredis ends one whose socket closed after a disconnect(): its 'end' is
+// emitted and the commands waiting for a connection reject.
+export function endRedisClient(client: Redis): void {
+  if (client.status === "end") return;
   const between = client.status === "reconnecting";
   client.disconnect();
   if (!between) return;
