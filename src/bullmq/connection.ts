@@ -53,10 +53,15 @@ const lastErrors = new WeakMap<Redis, Error>();
  * `127.0.0.1:6380 (last connection error: connect ECONNREFUSED 127.0.0.1:6380)`.
  */
 export function describeRedis(client: Redis): string {
-  const { host, port, path } = client.options;
-  const target = path ? path : `${host ?? "localhost"}:${port ?? 6379}`;
+  const target = redisTarget(client);
   const error = client.status === "ready" ? undefined : lastErrors.get(client);
   return error ? `${target} (last connection error: ${error.message})` : target;
+}
+
+/** Where an ioredis client connects: `127.0.0.1:6380`, or its Unix socket path. */
+export function redisTarget(client: Redis): string {
+  const { host, port, path } = client.options;
+  return path ? path : `${host ?? "localhost"}:${port ?? 6379}`;
 }
 
 /** BullMQ's connection option: the ioredis options, or a copy of the given client (BullMQ closes what it is given). */

@@ -50,3 +50,21 @@ export class RunWaitError extends ProviderError {
     this.waitedMs = options.waitedMs;
   }
 }
+
+/**
+ * A RunWorker lost its connection to Redis, or never had one: reported once per outage through the
+ * worker's `onError`, not thrown. The worker takes no steps until Redis answers again; ioredis keeps
+ * reconnecting, and the worker goes on by itself once it does.
+ */
+export class RedisConnectionError extends ProviderError {
+  /** The Redis that was tried: `host:port`, or its Unix socket path. */
+  readonly redis: string;
+  /** The BullMQ queue the worker serves. */
+  readonly queueName: string;
+
+  constructor(options: { redis: string; queueName: string; message: string; cause: unknown }) {
+    super(options.message, { cause: options.cause });
+    this.redis = options.redis;
+    this.queueName = options.queueName;
+  }
+}

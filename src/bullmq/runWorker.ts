@@ -12,11 +12,12 @@ import { ConfigurationError } from "../errors";
 import type { StateSchema } from "../state/stateSchema";
 import { describeKind } from "../util/describeValue";
 import { setOwn } from "../util/ownProperty";
-import { bullmqConnection, newRedisClient, type RunStoreOptions } from "./connection";
+import type { RunStoreOptions } from "./connection";
 import type { RunFailure, RunResultJSON } from "./runEvents";
 import type { JsonValue } from "../state/jsonCodec";
 import type { RunJobData } from "./runQueue";
 import { type RunRecord, RunStore } from "./runStore";
+import { endRedisClient, WorkerRedis } from "./workerRedis";
 
 /** Options of `new RunWorker(...)`. */
 export interface RunWorkerOptions<S extends StateSchema> extends RunStoreOptions {
@@ -46,6 +47,22 @@ export interface RunWorkerOptions<S extends StateSchema> extends RunStoreOptions
    * A run in a thread on a worker without it fails.
    */
   conversationStore?: ConversationStore;
+  /**
+   * How long `close()` waits for the steps running to end before it gives up on them. Default 10000 ms.
+   * When it passes, or at once when no step is running and Redis is not connected, the worker drops
+   * its Redis connections and aborts the steps still running (their tools get the abort signal):
+   * nothing they do reaches Redis any more, so each stays claimable and another worker takes its run
+   * from its last checkpoint once the step's lock runs out (`lockDurationMs`, then a check for lost
+   * steps), running that step again.
+   */
+  closeTimeoutMs?: number;
+  /**
+   * Where the worker reports what goes wrong outside a step, since no call of yours is there to reject:
+   * a RedisConnectionError once per Redis outage (Redis down, never up or unreachable; the worker
+   * goes on by itself when Redis is back), and BullMQ's other errors as they come (a write Redis
+   * refused, such as its OOM). Default: each is printed to stderr on one line, its name and message.
+   */
+  onError?: (error: Error) => void;
 }
 
 /**
@@ -61,6 +78,8 @@ export class RunWorker<S extends StateSchema = StateSchema> {
   readonly #conversationStore: ConversationStore | undefined;
   readonly #worker: Worker<RunJobData>;
   readonly #subscriber: Redis;
+  readonly #redis: WorkerRedis;
+  readonly #closeTimeoutMs: number;
   readonly #running = new Map<string, AbortController>();
   #closed: Promise<void> | undefined;
 
@@ -68,7 +87,10 @@ export class RunWorker<S extends StateSchema = StateSchema> {
     // The worker's own options are checked before the store opens its Redis connection, so that a
     // configuration error leaves nothing open (options that are not an object are the store's to refuse).
     const settings = typeof options === "object" && options !== null ? workerSettings(options) : undefined;
+    this.#closeTimeoutMs = settings?.closeTimeoutMs ?? 0;
+    const report = reporter(settings?.onError);
     this.#store = new RunStore(options, "RunWorker");
+    this.#redis = new WorkerRedis(options.connection, this.#store.queueName, report);
     this.#agent = options.agent;
     this.#conversationStore = options.conversationStore;
     const { Worker: BullWorker, WaitingError } = require("bullmq") as typeof import("bullmq");
@@ -83,11 +105,16 @@ export class RunWorker<S extends StateSchema = StateSchema> {
         }
       },
       {
-        connection: bullmqConnection(options.connection),
+        connection: this.#redis.bullmq,
         prefix: this.#store.prefix,
-        ...settings,
+        ...settings?.bullmq,
       },
     );
+    // Without a listener BullMQ prints each error (with its stack) to the console. Connection errors
+    // are the outage WorkerRedis reports once; the rest go to onError.
+    this.#worker.on("error", (error: Error) => {
+      if (this.#closed === undefined && !this.#redis.down && !isConnectionError(error)) report(error);
+    });
     // A leg's job this worker failed for good (its Redis writes failed on every attempt) ends its run
     // as failed rather than leaving it running; an attempt that BullMQ retries has no finishedOn.
     // When this write fails too, or BullMQ failed the job elsewhere (lost more than maxStalledCount
@@ -100,7 +127,7 @@ export class RunWorker<S extends StateSchema = StateSchema> {
     });
     // A cancel from any replica reaches the worker running the run. ioredis subscribes again after a
     // reconnection; a first subscribe that fails (Redis down at start) is retried by the same reconnection.
-    this.#subscriber = newRedisClient(options.connection);
+    this.#subscriber = this.#redis.newClient();
     this.#subscriber.subscribe(this.#store.keys.cancelChannel).catch(() => undefined);
     this.#subscriber.on("message", (_channel: string, runId: string) => this.#running.get(runId)?.abort(new Error(`run '${runId}' was cancelled`)));
   }
@@ -110,15 +137,50 @@ export class RunWorker<S extends StateSchema = StateSchema> {
     return this.#worker;
   }
 
-  /** Stops taking steps, waits for the running ones, and closes the connections. Calling it again waits for the same close. */
+  /**
+   * Stops taking steps, waits for the running ones, and closes the connections, within
+   * `closeTimeoutMs` whether Redis is up, down or paused (what happens to steps still running then is
+   * in `closeTimeoutMs`). Calling it again waits for the same close.
+   */
   close(): Promise<void> {
     return (this.#closed ??= this.#close());
   }
 
   async #close(): Promise<void> {
-    await this.#worker.close();
-    await this.#subscriber.quit().catch(() => this.#subscriber.disconnect());
-    await this.#store.close();
+    const endsAt = Date.now() + this.#closeTimeoutMs;
+    const closing = this.#worker.close().then(
+      () => true,
+      () => true,
+    );
+    if (!(await this.#closedWithin(closing, endsAt))) {
+      // BullMQ's close waits for Redis (its connection's first ready, a reply) for as long as it takes:
+      // dropping the connections ends those waits. The store's goes first, so that an aborted step
+      // cannot record its run as cancelled: it stays claimable.
+      endRedisClient(this.#store.redis);
+      this.#redis.disconnect();
+      for (const [runId, controller] of this.#running) controller.abort(new Error(`run '${runId}' was left by a RunWorker that closed before its step ended`));
+    }
+    endRedisClient(this.#subscriber);
+    await this.#redis.quit(Math.max(0, endsAt - Date.now()));
+    if (!(await within(this.#store.close(), Math.max(0, endsAt - Date.now())))) endRedisClient(this.#store.redis);
+  }
+
+  // Whether BullMQ's close ended in time: false once `endsAt` passes, or as soon as no step is running
+  // while Redis is not connected (nothing is left to wait for but Redis).
+  async #closedWithin(closing: Promise<boolean>, endsAt: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const given = new Promise<boolean>((resolve) => {
+      const check = () => {
+        if (Date.now() >= endsAt || (this.#running.size === 0 && !this.#redis.connected)) resolve(false);
+        else timer = setTimeout(check, Math.min(50, endsAt - Date.now()));
+      };
+      check();
+    });
+    try {
+      return await Promise.race([closing, given]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   // Runs the run's next step: "next" when more steps follow, "end" when the run is not to be run
@@ -266,6 +328,39 @@ export class RunWorker<S extends StateSchema = StateSchema> {
   }
 }
 
+// Whether `promise` settles within `ms`.
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const settled = promise.then(
+    () => true,
+    () => true,
+  );
+  try {
+    return await Promise.race([settled, new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// A BullMQ error that comes from the connection (reported once per outage by WorkerRedis), not from Redis's answer.
+function isConnectionError(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const { isNotConnectionError } = require("bullmq") as typeof import("bullmq");
+  return (typeof code === "string" && /^E[A-Z]+$/.test(code)) || (error instanceof Error && !isNotConnectionError(error)) || (typeof message === "string" && /Connection is closed|Stream isn't writeable/.test(message));
+}
+
+// The app's onError, kept from throwing into ioredis or BullMQ (whose emitters it runs in); else one line on stderr.
+function reporter(onError: ((error: Error) => void) | undefined): (error: Error) => void {
+  if (onError === undefined) return (error) => console.error(`${error.name}: ${error.message}`);
+  return (error) => {
+    try {
+      onError(error);
+    } catch (thrown) {
+      process.emitWarning(`RunWorker's onError threw while reporting "${error.message}": ${(thrown as Error)?.message ?? String(thrown)}`, "RunWorkerOnErrorWarning");
+    }
+  };
+}
+
 // The errors the Agent gives for state updates it refuses (a key it lacks, a value its type refuses, messages).
 function refusesStateUpdates(error: unknown): boolean {
   // By name: the Agent may come from another copy of the package (its ESM build beside this CommonJS one).
@@ -332,12 +427,19 @@ function workerSettings<S extends StateSchema>(options: RunWorkerOptions<S>) {
   if (store !== undefined && (typeof store?.load !== "function" || typeof store.append !== "function")) {
     throw new ConfigurationError("RunWorker", `RunWorker has a conversationStore that is not a ConversationStore (an object with load and append), got ${describeKind(store)}; pass a store from toolwright/conversations.`);
   }
+  if (options.onError !== undefined && typeof options.onError !== "function") {
+    throw new ConfigurationError("RunWorker", `RunWorker has an onError that is not a function, got ${describeKind(options.onError)}; give a function that reports the worker's errors, such as (error) => logger.error(error).`);
+  }
   return {
-    concurrency: positive(options.concurrency, 1, "concurrency"),
-    ...(options.limiter !== undefined && { limiter: limiterOf(options.limiter) }),
-    lockDuration: positive(options.lockDurationMs, 30_000, "lockDurationMs"),
-    stalledInterval: positive(options.stalledIntervalMs, 30_000, "stalledIntervalMs"),
-    maxStalledCount: positive(options.maxStalledCount, 3, "maxStalledCount"),
+    closeTimeoutMs: positive(options.closeTimeoutMs, 10_000, "closeTimeoutMs"),
+    onError: options.onError,
+    bullmq: {
+      concurrency: positive(options.concurrency, 1, "concurrency"),
+      ...(options.limiter !== undefined && { limiter: limiterOf(options.limiter) }),
+      lockDuration: positive(options.lockDurationMs, 30_000, "lockDurationMs"),
+      stalledInterval: positive(options.stalledIntervalMs, 30_000, "stalledIntervalMs"),
+      maxStalledCount: positive(options.maxStalledCount, 3, "maxStalledCount"),
+    },
   };
 }
 

@@ -57,9 +57,9 @@ describe("RunWorker", () => {
     });
     const agent = new Agent({ chatGenerator: new CountingModel(), tools: [record] });
     const queue = new RunQueue({ connection, name });
-    const worker = new RunWorker({ agent, connection, name, concurrency: runs, lockDurationMs: 1000, stalledIntervalMs: 500 });
+    // BullMQ's errors other than the connection's reach onError as they come.
     const errors: string[] = [];
-    worker.bullWorker.on("error", (error) => errors.push(error.message));
+    const worker = new RunWorker({ agent, connection, name, concurrency: runs, lockDurationMs: 1000, stalledIntervalMs: 500, onError: (error) => void errors.push(error.message) });
     try {
       const runIds = await Promise.all(Array.from({ length: runs }, (_, i) => queue.start({ messages: [ChatMessage.fromUser("steps:3")] }, { runId: `oom-${i}` })));
       await until(() => waiting === runs, "every run is inside its second step");
