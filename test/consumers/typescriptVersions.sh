@@ -3,7 +3,8 @@
 # gets, from typescriptVersions.json,
 #   each ts-morph: codegen (ts-morph bundles its own TypeScript; it reads the app's tsconfig and source)
 #   each typescript: that version's tsc compiles the decorators, the generated module and toolwright's own
-#         .d.ts, then the app runs (a scripted model calls the tool; its result is asserted)
+#         .d.ts, then the app runs (a scripted model calls the tool; its result is asserted); again with
+#         standard decorators (experimentalDecorators and emitDecoratorMetadata off)
 #   the version below the floor: tsc fails on zod 4's .d.ts with the recorded error
 #   ts-morph 26 (TypeScript 5.8) on TypeScript 5.9 syntax (`import defer`): TW108 naming the parser's version
 # Installs into one app directory, one version after another.
@@ -42,10 +43,14 @@ for version in $(list typescript); do
   step "typescript $version: tsc, run"
   in_app npmi -D "typescript@$version"
   [[ "$(in_app npx --no -- tsc --version)" == "Version $version" ]] || fail "typescript $version: npx tsc is not $version"
-  rm -rf "$app/dist"
-  in_app npx --no -- tsc -p tsconfig.json || fail "typescript $version: tsc"
-  in_app node dist/main.js >"$app/output.txt" 2>&1 || { cat "$app/output.txt" >&2; fail "typescript $version: node dist/main.js exited non-zero"; }
-  grep -qxF 'answer: It will be {"time":"00:15"}' "$app/output.txt" || { cat "$app/output.txt" >&2; fail "typescript $version: no answer in the output above"; }
+  # The tsconfig's experimentalDecorators + emitDecoratorMetadata, then standard decorators.
+  for decorators in "" "--experimentalDecorators false --emitDecoratorMetadata false"; do
+    rm -rf "$app/dist"
+    # shellcheck disable=SC2086 # the options are two words each
+    in_app npx --no -- tsc -p tsconfig.json $decorators || fail "typescript $version: tsc $decorators"
+    in_app node dist/main.js >"$app/output.txt" 2>&1 || { cat "$app/output.txt" >&2; fail "typescript $version $decorators: node dist/main.js exited non-zero"; }
+    grep -qxF 'answer: It will be {"time":"00:15"}' "$app/output.txt" || { cat "$app/output.txt" >&2; fail "typescript $version $decorators: no answer in the output above"; }
+  done
 done
 
 too_old="$(node -p "require('$here/typescriptVersions.json').tooOld.typescript")"
