@@ -1,4 +1,4 @@
-import type { Project, SourceFile, ts } from "ts-morph";
+import { type Project, type SourceFile, ts } from "ts-morph";
 import { buildToolModel, type NamedTool } from "./buildToolModel";
 import { type ResolvedCodegenOptions } from "./config";
 import { type Diagnostic, Diagnostics, sortDiagnostics } from "./diagnostics";
@@ -99,7 +99,9 @@ export class Analyzer {
   }
 }
 
-// TW108: the parser's own errors (the TypeScript message and code), each at its position.
+// TW108: the parser's own errors (the TypeScript message and code), each at its position. The parser
+// is the TypeScript that ts-morph bundles, which may be older than the user's compiler (ts-morph 26
+// bundles 5.8, which cannot read 5.9's `import defer`), so the message names its version.
 function reportSyntaxErrors(sourceFile: SourceFile, diagnostics: Diagnostics): boolean {
   const errors = sourceFile.getProject().getProgram().compilerObject.getSyntacticDiagnostics(sourceFile.compilerNode);
   for (const error of errors) {
@@ -108,7 +110,7 @@ function reportSyntaxErrors(sourceFile: SourceFile, diagnostics: Diagnostics): b
       sourceFile,
       error.start ?? 0,
       "TW108",
-      `Syntax error (TS${error.code}: ${text.replace(/\.$/, "")}), so codegen cannot read this file's tools and leaves the generated module as it was; fix the syntax error.`,
+      `Syntax error (TS${error.code}: ${text.replace(/\.$/, "")}), so codegen cannot read this file's tools and leaves the generated module as it was; fix the syntax error (codegen parses with TypeScript ${ts.version}, the version ts-morph bundles: if your compiler accepts this syntax, install a newer ts-morph).`,
     );
   }
   return errors.length > 0;

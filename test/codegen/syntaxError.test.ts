@@ -8,7 +8,7 @@ const supportTools = supportToolsSource;
 // The close method's body loses its closing parenthesis: TypeScript reports TS1005 at the `;`.
 const broken = ["    return ticketId;", "    return String(ticketId;"] as const;
 const expected =
-  "src/supportTools.ts:13:27 - error TW108: Syntax error (TS1005: ')' expected), so codegen cannot read this file's tools and leaves the generated module as it was; fix the syntax error.";
+  "src/supportTools.ts:13:27 - error TW108: Syntax error (TS1005: ')' expected), so codegen cannot read this file's tools and leaves the generated module as it was; fix the syntax error (codegen parses with TypeScript 5.9.2, the version ts-morph bundles: if your compiler accepts this syntax, install a newer ts-morph).";
 
 async function run(argv: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
   const out = captured();

@@ -10,6 +10,8 @@
 #   examples/support under tsx (no decorator metadata): codegen, then run from source; again with
 #         TOOLWRIGHT_TRACE=console (toolwright/otel on the app's own @opentelemetry/api and SDK); then with a
 #         parameter type changed after codegen: StaleSchemaError at new Agent, not a failed call
+#   typescript/ under each TypeScript and ts-morph in typescriptVersions.json (typescriptVersions.sh): codegen,
+#         that version's tsc with skipLibCheck false, run; the version below the floor fails as recorded
 #   a git dependency (git+file:// on a clone of the committed HEAD): npm installs it and its `prepare`
 #         builds it; it loads from CommonJS and ES modules and its CLI runs
 # Usage: bash test/consumers/run.sh [--keep]   (--keep leaves the temporary directory for inspection)
@@ -146,6 +148,9 @@ if (cd "$ex" && env -u OPENAI_API_KEY -u OPENAI_BASE_URL npx --no -- tsx example
 fi
 stale='StaleSchemaError: SupportTools.closeTicket (examples/support/supportTools.ts:45:3) has changed since examples/support/tools.generated.ts was generated: its signature is now (ticketId: number, state: State<SupportState>): Ticket, which is not the one the generated schema was built from. Run `npx toolwright codegen --project examples/support/tsconfig.json --out examples/support/tools.generated.ts` to regenerate it.'
 grep -qF "$stale" "$ex/stale.txt" || { cat "$ex/stale.txt" >&2; fail "tsx: no StaleSchemaError for the changed type in the output above"; }
+
+step "typescript versions (typescriptVersions.json)"
+bash "$here/typescriptVersions.sh" "$tarball" "$work" || fail "typescript versions"
 
 step "git dependency: a clone's committed HEAD, built by its prepare on install"
 clone="$work/clone"
