@@ -2,15 +2,20 @@
 // Regenerate with: npx toolwright codegen --project examples/docs/tsconfig.json --out examples/docs/tools.generated.ts
 /* eslint-disable */
 import { registerToolSchemas, type GeneratedToolEntry } from "toolwright";
+import { DeskTools } from "./agents-as-data/deskTools";
 
 // The tools' data is JSON, one line per tool, which toolwright parses when this module is imported; `owners` lists the class or function of each owner in the data, in the same order
 // (each typed `(): unknown`, so that the checker does not compare the classes with each other to type the array).
 export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
   {
     owners: [
+      (): unknown => DeskTools,
     ],
     data: String.raw`{"format":3,"shared":[],"owners":[
-
+{"source":"examples/docs/agents-as-data/deskTools.ts","tools":[
+{"member":"closeTicket","name":"close_ticket","description":"Close one of the customer's tickets.","parameters":[{"name":"ticketId"},{"name":"customerId"}],"properties":{"ticketId":{"type":"string","description":"The ticket to close, e.g. T-1."},"customerId":{"type":"string","description":"The customer the ticket belongs to."}},"outputSchema":{"type":"object","properties":{"ticket":{"type":"object","properties":{"id":{"type":"string"},"customerId":{"type":"string"},"status":{"type":"string","enum":["open","closed"]}},"required":["id","customerId","status"],"description":"A ticket as the agents-as-data guide's definition stores it."}},"required":["ticket"]},"signature":"5fdf2a8d"},
+{"member":"escalate","description":"Hand a ticket to a person on the second-level team; ends the conversation.","parameters":[{"name":"ticketId"},{"name":"reason"}],"properties":{"ticketId":{"type":"string","description":"The ticket to hand over."},"reason":{"type":"string","description":"Why a person must look at it, in one sentence."}},"outputSchema":{"type":"object","properties":{"ticketId":{"type":"string"},"reason":{"type":"string"}},"required":["ticketId","reason"]},"signature":"af9ac2d1"}
+]}
 ]}`,
   },
   { module: "examples/docs/tools.generated.ts", command: "npx toolwright codegen --project examples/docs/tsconfig.json --out examples/docs/tools.generated.ts" },
@@ -18,3 +23,11 @@ export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
 
 // A type error below means a tool's method or parameter types changed after this module was generated: run `npx toolwright codegen --project examples/docs/tsconfig.json --out examples/docs/tools.generated.ts`.
 // Each function (never called) calls the tools of one class (its static or its instance methods) or one defineTool function with values of the types their schemas let the model send.
+(function (
+  this: DeskTools,
+  closeTicket_ticketId: string, closeTicket_customerId: string, // DeskTools.closeTicket
+  escalate_ticketId: string, escalate_reason: string, // DeskTools.escalate
+): void {
+  this.closeTicket(closeTicket_ticketId, closeTicket_customerId); // DeskTools.closeTicket
+  this.escalate(escalate_ticketId, escalate_reason); // DeskTools.escalate
+});
