@@ -3,6 +3,7 @@
 /* eslint-disable */
 import { registerToolSchemas, type GeneratedToolEntry } from "toolwright";
 import { DeskTools } from "./agents-as-data/deskTools";
+import { ThreadTools } from "./conversations/threadTools";
 import { RefundTools } from "./human-in-the-loop/refundTools";
 
 // The tools' data is JSON, one line per tool, which toolwright parses when this module is imported; `owners` lists the class or function of each owner in the data, in the same order
@@ -11,12 +12,18 @@ export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
   {
     owners: [
       (): unknown => DeskTools,
+      (): unknown => ThreadTools,
       (): unknown => RefundTools,
     ],
-    data: String.raw`{"format":3,"shared":[],"owners":[
+    data: String.raw`{"format":3,"shared":[
+{"type":"string","description":"The ticket to close, e.g. T-1."}
+],"owners":[
 {"source":"examples/docs/agents-as-data/deskTools.ts","tools":[
-{"member":"closeTicket","name":"close_ticket","description":"Close one of the customer's tickets.","parameters":[{"name":"ticketId"},{"name":"customerId"}],"properties":{"ticketId":{"type":"string","description":"The ticket to close, e.g. T-1."},"customerId":{"type":"string","description":"The customer the ticket belongs to."}},"outputSchema":{"type":"object","properties":{"ticket":{"type":"object","properties":{"id":{"type":"string"},"customerId":{"type":"string"},"status":{"type":"string","enum":["open","closed"]}},"required":["id","customerId","status"],"description":"A ticket as the agents-as-data guide's definition stores it."}},"required":["ticket"]},"signature":"5fdf2a8d"},
+{"member":"closeTicket","name":"close_ticket","description":"Close one of the customer's tickets.","parameters":[{"name":"ticketId"},{"name":"customerId"}],"properties":{"ticketId":{"$shared":0},"customerId":{"type":"string","description":"The customer the ticket belongs to."}},"outputSchema":{"type":"object","properties":{"ticket":{"type":"object","properties":{"id":{"type":"string"},"customerId":{"type":"string"},"status":{"type":"string","enum":["open","closed"]}},"required":["id","customerId","status"],"description":"A ticket as the agents-as-data guide's definition stores it."}},"required":["ticket"]},"signature":"5fdf2a8d"},
 {"member":"escalate","description":"Hand a ticket to a person on the second-level team; ends the conversation.","parameters":[{"name":"ticketId"},{"name":"reason"}],"properties":{"ticketId":{"type":"string","description":"The ticket to hand over."},"reason":{"type":"string","description":"Why a person must look at it, in one sentence."}},"outputSchema":{"type":"object","properties":{"ticketId":{"type":"string"},"reason":{"type":"string"}},"required":["ticketId","reason"]},"signature":"af9ac2d1"}
+]},
+{"source":"examples/docs/conversations/threadTools.ts","tools":[
+{"member":"closeTicket","name":"resolve_ticket","description":"Close one of the customer's tickets.","parameters":[{"name":"ticketId"}],"properties":{"ticketId":{"$shared":0}},"outputSchema":{"type":"string"},"signature":"fa6f445f"}
 ]},
 {"source":"examples/docs/human-in-the-loop/refundTools.ts","tools":[
 {"member":"issueRefund","name":"issue_refund","description":"Refund an order.","parameters":[{"name":"orderId"},{"name":"amount"}],"properties":{"orderId":{"type":"string","description":"The order to refund."},"amount":{"type":"number","description":"The amount in EUR."}},"outputSchema":{"type":"string"},"signature":"0f2af982"},
@@ -36,6 +43,12 @@ export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
 ): void {
   this.closeTicket(closeTicket_ticketId, closeTicket_customerId); // DeskTools.closeTicket
   this.escalate(escalate_ticketId, escalate_reason); // DeskTools.escalate
+});
+(function (
+  this: ThreadTools,
+  closeTicket_ticketId: string, // ThreadTools.closeTicket
+): void {
+  this.closeTicket(closeTicket_ticketId); // ThreadTools.closeTicket
 });
 (function (
   this: RefundTools,
