@@ -2,6 +2,7 @@
 // Regenerate with: npx toolwright codegen --project examples/docs/tsconfig.json --out examples/docs/tools.generated.ts
 /* eslint-disable */
 import { registerToolSchemas, type GeneratedToolEntry } from "toolwright";
+import { SupportTools } from "./agent-and-hooks/supportTools";
 import { DeskTools } from "./agents-as-data/deskTools";
 import { ThreadTools } from "./conversations/threadTools";
 import { RefundTools } from "./human-in-the-loop/refundTools";
@@ -11,6 +12,7 @@ import { RefundTools } from "./human-in-the-loop/refundTools";
 export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
   {
     owners: [
+      (): unknown => SupportTools,
       (): unknown => DeskTools,
       (): unknown => ThreadTools,
       (): unknown => RefundTools,
@@ -18,6 +20,9 @@ export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
     data: String.raw`{"format":3,"shared":[
 {"type":"string","description":"The ticket to close, e.g. T-1."}
 ],"owners":[
+{"source":"examples/docs/agent-and-hooks/supportTools.ts","tools":[
+{"member":"searchTickets","name":"search_tickets","description":"Search the customer's tickets.","parameters":[{"name":"query"},{"name":"customerId","role":"stateKey","stateKey":"customer_id","schema":{"type":"string"}}],"properties":{"query":{"type":"string","description":"Words to look for."}},"outputSchema":{"type":"string"},"signature":"1e231d1a","options":{"inputsFromState":{"customer_id":"customerId"},"outputsToState":{}}}
+]},
 {"source":"examples/docs/agents-as-data/deskTools.ts","tools":[
 {"member":"closeTicket","name":"close_ticket","description":"Close one of the customer's tickets.","parameters":[{"name":"ticketId"},{"name":"customerId"}],"properties":{"ticketId":{"$shared":0},"customerId":{"type":"string","description":"The customer the ticket belongs to."}},"outputSchema":{"type":"object","properties":{"ticket":{"type":"object","properties":{"id":{"type":"string"},"customerId":{"type":"string"},"status":{"type":"string","enum":["open","closed"]}},"required":["id","customerId","status"],"description":"A ticket as the agents-as-data guide's definition stores it."}},"required":["ticket"]},"signature":"5fdf2a8d"},
 {"member":"escalate","description":"Hand a ticket to a person on the second-level team; ends the conversation.","parameters":[{"name":"ticketId"},{"name":"reason"}],"properties":{"ticketId":{"type":"string","description":"The ticket to hand over."},"reason":{"type":"string","description":"Why a person must look at it, in one sentence."}},"outputSchema":{"type":"object","properties":{"ticketId":{"type":"string"},"reason":{"type":"string"}},"required":["ticketId","reason"]},"signature":"af9ac2d1"}
@@ -36,6 +41,12 @@ export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
 
 // A type error below means a tool's method or parameter types changed after this module was generated: run `npx toolwright codegen --project examples/docs/tsconfig.json --out examples/docs/tools.generated.ts`.
 // Each function (never called) calls the tools of one class (its static or its instance methods) or one defineTool function with values of the types their schemas let the model send.
+(function (
+  this: SupportTools,
+  searchTickets_query: string, searchTickets_customerId: string, // SupportTools.searchTickets
+): void {
+  this.searchTickets(searchTickets_query, searchTickets_customerId); // SupportTools.searchTickets
+});
 (function (
   this: DeskTools,
   closeTicket_ticketId: string, closeTicket_customerId: string, // DeskTools.closeTicket
