@@ -5,6 +5,7 @@ import { registerToolSchemas, type GeneratedToolEntry } from "toolwright";
 import { SupportTools } from "./agent-and-hooks/supportTools";
 import { DeskTools } from "./agents-as-data/deskTools";
 import { ThreadTools } from "./conversations/threadTools";
+import { ArchiveTools } from "./guardrails-and-budgets/archiveTools";
 import { RefundTools } from "./human-in-the-loop/refundTools";
 
 // The tools' data is JSON, one line per tool, which toolwright parses when this module is imported; `owners` lists the class or function of each owner in the data, in the same order
@@ -15,6 +16,7 @@ export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
       (): unknown => SupportTools,
       (): unknown => DeskTools,
       (): unknown => ThreadTools,
+      (): unknown => ArchiveTools,
       (): unknown => RefundTools,
     ],
     data: String.raw`{"format":3,"shared":[
@@ -29,6 +31,9 @@ export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
 ]},
 {"source":"examples/docs/conversations/threadTools.ts","tools":[
 {"member":"closeTicket","name":"resolve_ticket","description":"Close one of the customer's tickets.","parameters":[{"name":"ticketId"}],"properties":{"ticketId":{"$shared":0}},"outputSchema":{"type":"string"},"signature":"fa6f445f"}
+]},
+{"source":"examples/docs/guardrails-and-budgets/archiveTools.ts","tools":[
+{"member":"search","name":"search_archive","description":"Search the archive.","parameters":[{"name":"query"}],"properties":{"query":{"type":"string","description":"What to look for."}},"outputSchema":{"type":"string"},"signature":"1ea329be"}
 ]},
 {"source":"examples/docs/human-in-the-loop/refundTools.ts","tools":[
 {"member":"issueRefund","name":"issue_refund","description":"Refund an order.","parameters":[{"name":"orderId"},{"name":"amount"}],"properties":{"orderId":{"type":"string","description":"The order to refund."},"amount":{"type":"number","description":"The amount in EUR."}},"outputSchema":{"type":"string"},"signature":"0f2af982"},
@@ -60,6 +65,12 @@ export const toolSchemas: readonly GeneratedToolEntry[] = registerToolSchemas(
   closeTicket_ticketId: string, // ThreadTools.closeTicket
 ): void {
   this.closeTicket(closeTicket_ticketId); // ThreadTools.closeTicket
+});
+(function (
+  this: ArchiveTools,
+  search_query: string, // ArchiveTools.search
+): void {
+  this.search(search_query); // ArchiveTools.search
 });
 (function (
   this: RefundTools,
