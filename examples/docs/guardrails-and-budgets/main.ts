@@ -5,7 +5,8 @@ import type { AddressInfo } from "node:net";
 import type { ServerResponse } from "node:http";
 import { ChatMessage, ChatGeneratorError, type Guardrail as GuardrailType, type ToolEndEvent } from "toolwright";
 import { ScriptedChatGenerator, toolCallReply } from "toolwright/testing";
-import { anthropicJson, AnthropicReplayServer } from "../../../test/helpers/anthropicReplayServer";
+import { readFileSync } from "node:fs";
+import { AnthropicReplayServer } from "../../../test/helpers/anthropicReplayServer";
 import { errorReply, jsonReply, MockOpenAIServer, type RecordedRequest } from "../../../test/helpers/mockOpenAIServer";
 import "../tools.generated";
 import { RefundTools } from "../human-in-the-loop/refundTools";
@@ -311,7 +312,8 @@ async function fallback(): Promise<void> {
   const openai = new MockOpenAIServer();
   const claude = new AnthropicReplayServer();
   openai.enqueue(errorReply(503, "The server is overloaded."), errorReply(503, "The server is overloaded."), errorReply(503, "The server is overloaded."));
-  claude.enqueue(anthropicJson("anthropic-text"));
+  // A response recorded from the Anthropic API (test/fixtures/vendors/anthropic), read from the repository root, where the example runs from source or dist.
+  claude.enqueue({ kind: "json", body: readFileSync("test/fixtures/vendors/anthropic/anthropic-text.json", "utf8") });
   await claude.start();
   const saved = { ANTHROPIC_API_KEY: process.env.ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL: process.env.ANTHROPIC_BASE_URL };
   process.env.ANTHROPIC_API_KEY = "sk-ant-local";
