@@ -23,5 +23,6 @@ describe("the guides' code (examples/docs)", () => {
 
   it.each(guides.map((guide) => [pageOf(guide), guide]))("runs the code of %s, whose assertions hold", async (_page, guide) => {
     expect(await runGuide(guide)).toEqual([]);
-  });
+    // The conversations guide opens an embedded Postgres (PGlite): seconds on a loaded 2-core machine.
+  }, 60_000);
 });

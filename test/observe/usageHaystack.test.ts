@@ -39,7 +39,7 @@ describe("usage of a Haystack-style generator", () => {
     const chatGenerator = new ScriptedChatGenerator([ChatMessage.fromAssistant(undefined, { toolCalls: [call("c1", "get_weather")] }), ChatMessage.fromAssistant("Sunny."), ChatMessage.fromAssistant(undefined, { toolCalls: [call("c2", "get_weather")] }), ChatMessage.fromAssistant("Sunny.")]);
     const agent = new Agent({ chatGenerator, tools: [weather] });
     const stopped = await agent.run({ messages: [ChatMessage.fromUser("Weather?")], breakpoint: { at: "chat_generator", visit: 1 } }).catch((error: { snapshot: AgentSnapshot }) => error.snapshot);
-    const { toolCallsByName, ...older } = (stopped as AgentSnapshot).usage;
+    const { toolCallsByName, ...older } = (stopped as AgentSnapshot).usage!;
     expect(toolCallsByName).toEqual({ get_weather: 1 });
     const resumed = await agent.run({ snapshot: { ...(stopped as AgentSnapshot), usage: older as AgentSnapshot["usage"] } });
     expect(resumed.usage).toMatchObject({ toolCalls: 1, toolCallsByName: {} });
