@@ -13,8 +13,11 @@ import madge from "madge";
 // with runs in a thread (#31: threadRun, ConversationAppendError and the conversation error base it
 // extends; the loop itself is unchanged); 132 with #32's development-time checks of decorated tools
 // against their source (toolSignature, toolLocation and the file reader they share: a changed
-// signature is a StaleSchemaError, errors carry file:line:col). The limit holds the line until those move.
-const limits = { "run/runLoop.ts": 68, "agent/agent.ts": 132 };
+// signature is a StaleSchemaError, errors carry file:line:col). Both +2 with #33: ChatMessage reads
+// Haystack's older serialized forms (haystackMessageForms), and toolOutputs holds the test that tells
+// outputsToString's several-outputs form from the single one (a function now, not only types).
+// The limit holds the line until those move.
+const limits = { "run/runLoop.ts": 70, "agent/agent.ts": 134 };
 
 async function graph(skipTypeImports) {
   const result = await madge("src", { fileExtensions: ["ts"], tsConfig: "tsconfig.json", detectiveOptions: { ts: { skipTypeImports } } });

@@ -17,15 +17,21 @@ export interface ToolDecoratorOptions {
     /** Merge handler for this write, instead of the key's own. */
     handler?: (current: any, incoming: any) => any; // eslint-disable-line @typescript-eslint/no-explicit-any -- handlers are typed by their state key
   }>;
-  /** How the result becomes the text the model sees. */
-  outputsToString?: {
-    /** The result property to send instead of the whole result. */
-    source?: string;
-    /** Turns the (source) value into text; a non-string return is sent as JSON. */
-    handler?: (value: any) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any -- receives the method's result
-    /** Send the value exactly as it is; it must then be a string, or an array of strings, `ImageContent` and `FileContent` (sent as parts, text included). */
-    rawResult?: boolean;
-  };
+  /**
+   * How the result becomes the text the model sees: `{ source?, handler?, rawResult? }`, or
+   * Haystack's several-outputs form, output name → `{ source?, handler? }` (the model gets a JSON
+   * object of each output's text).
+   */
+  outputsToString?:
+    | {
+        /** The result property to send instead of the whole result. */
+        source?: string;
+        /** Turns the (source) value into text; a non-string return is sent as JSON. */
+        handler?: (value: any) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any -- receives the method's result
+        /** Send the value exactly as it is; it must then be a string, or an array of strings, `ImageContent` and `FileContent` (sent as parts, text included). */
+        rawResult?: boolean;
+      }
+    | Readonly<Record<string, { source?: string; handler?: (value: any) => unknown }>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- receives the method's result
   /** A call that takes longer fails with a timeout message; overrides the Agent's `toolTimeoutMs`. */
   timeoutMs?: number;
   /** How often a failed call runs again (only when idempotent, or when the error says `retryable: true`): `{ attempts, backoffMs?, maxBackoffMs? }`. */

@@ -159,7 +159,7 @@ export { Tool } from "./tools/tool";
 export type { ToolArguments, ToolContext, ToolOptions, ToolParameters, ToolProgress } from "./tools/tool";
 export type { ToolAnnotations } from "./tools/toolAnnotations";
 export { defaultMaxToolResultChars, type ToolRetries } from "./tools/toolLimits";
-export type { InputsFromState, OutputsToState, OutputsToString, OutputToState } from "./tools/toolOutputs";
+export type { InputsFromState, MultipleOutputsToString, OutputsToState, OutputsToString, OutputToState, OutputToString } from "./tools/toolOutputs";
 export type { ToolSource } from "./tools/resolveTools";
 export { Toolset } from "./tools/toolset";
 export type { ToolLeftOut, ToolsetOptions } from "./tools/toolset";

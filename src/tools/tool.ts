@@ -19,7 +19,7 @@ import { type StrictCompatibility, strictCompatibility } from "./strictCompatibi
 import { checkToolAnnotations, checkToolTitle, type ToolAnnotations } from "./toolAnnotations";
 import { checkToolLimits, type ToolLimits, type ToolRetries } from "./toolLimits";
 import { isValidToolName } from "./toolName";
-import type { InputsFromState, OutputsToState, OutputsToString } from "./toolOutputs";
+import { type InputsFromState, isMultipleOutputs, type MultipleOutputsToString, type OutputsToState, type OutputsToString, type OutputToString } from "./toolOutputs";
 
 /** What a tool function gets besides its arguments. */
 export interface ToolContext<S extends StateSchema = StateSchema> {
@@ -75,7 +75,7 @@ export interface ToolOptions<P extends ToolParameters = ToolParameters> {
   /** state key → `{ source?, handler? }`: which part of the result is merged into which key. */
   outputsToState?: OutputsToState;
   /** How the result becomes the text the model sees. */
-  outputsToString?: OutputsToString;
+  outputsToString?: OutputsToString | MultipleOutputsToString;
   /**
    * Set when the function reads or writes `context.state`: its calls are then ordered against every
    * other call of the same step, so they never race.
@@ -161,7 +161,7 @@ export class Tool<P extends ToolParameters = ToolParameters> {
   readonly parameters: JsonSchema;
   readonly inputsFromState: Readonly<InputsFromState>;
   readonly outputsToState: Readonly<OutputsToState>;
-  readonly outputsToString: OutputsToString | undefined;
+  readonly outputsToString: OutputsToString | MultipleOutputsToString | undefined;
   readonly usesState: boolean;
   /** Whether `parameters` can be sent in OpenAI strict mode, and why not. */
   readonly strictCompatibility: StrictCompatibility;
@@ -321,11 +321,13 @@ function checkOutputsToState(subject: string, value: unknown): OutputsToState {
   return Object.freeze({ ...(value as OutputsToState) });
 }
 
-function checkOutputsToString(subject: string, value: unknown): OutputsToString | undefined {
+function checkOutputsToString(subject: string, value: unknown): OutputsToString | MultipleOutputsToString | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ConfigurationError(subject, `${subject} has outputsToString that is not { source?, handler?, rawResult? }, got ${describeKind(value)}.`);
   }
+  // Several outputs when some value is an object: `{ sourc: "summary" }` is a misspelled single form.
+  if (isMultipleOutputs(value as OutputsToString) && Object.values(value).some((output) => typeof output === "object" && output !== null)) return checkMultipleOutputs(subject, value as Record<string, unknown>);
   const config = value as OutputsToString;
   const unknownKeys = Object.keys(config).filter((k) => !["source", "handler", "rawResult"].includes(k));
   if (unknownKeys.length > 0) throw new ConfigurationError(subject, `${subject} has outputsToString with unknown option '${unknownKeys[0]}'; the options are source, handler and rawResult.`);
@@ -333,4 +335,22 @@ function checkOutputsToString(subject: string, value: unknown): OutputsToString 
   if (config.handler !== undefined && typeof config.handler !== "function") throw new ConfigurationError(subject, `${subject} has outputsToString.handler that is not a function, got ${describeKind(config.handler)}.`);
   if (config.rawResult !== undefined && typeof config.rawResult !== "boolean") throw new ConfigurationError(subject, `${subject} has outputsToString.rawResult that is not a boolean, got ${describeKind(config.rawResult)}.`);
   return Object.freeze({ ...config });
+}
+
+// Haystack's several-outputs form: output name → { source?, handler? } (rawResult has no meaning there).
+function checkMultipleOutputs(subject: string, value: Record<string, unknown>): MultipleOutputsToString {
+  const outputs: Record<string, OutputToString> = {};
+  for (const [name, output] of Object.entries(value)) {
+    const where = `${subject} has outputsToString.${name}`;
+    if (typeof output !== "object" || output === null || Array.isArray(output)) {
+      throw new ConfigurationError(subject, `${where} that is not { source?, handler? }, got ${describeKind(output)}; outputsToString is { source?, handler?, rawResult? }, or output name → { source?, handler? } for several outputs.`);
+    }
+    const unknownKey = Object.keys(output).find((key) => key !== "source" && key !== "handler");
+    if (unknownKey !== undefined) throw new ConfigurationError(subject, `${where} with unknown option '${unknownKey}'; each of several outputs takes source and handler (rawResult only in the single form).`);
+    const { source, handler } = output as OutputToString;
+    if (source !== undefined && typeof source !== "string") throw new ConfigurationError(subject, `${where}.source that is not a string, got ${describeKind(source)}.`);
+    if (handler !== undefined && typeof handler !== "function") throw new ConfigurationError(subject, `${where}.handler that is not a function, got ${describeKind(handler)}.`);
+    Object.defineProperty(outputs, name, { value: Object.freeze({ ...(output as OutputToString) }), enumerable: true });
+  }
+  return Object.freeze(outputs);
 }

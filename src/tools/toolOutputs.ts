@@ -18,8 +18,31 @@ export interface OutputsToString {
   rawResult?: boolean;
 }
 
+/** One output of the several-outputs form of `outputsToString`. */
+export interface OutputToString {
+  /** The result property to render instead of the whole result. */
+  source?: string;
+  /** Turns the (source) value into text; a non-string return is sent as JSON. */
+  handler?: (value: any) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any -- receives the tool's own result type
+}
+
+/**
+ * Haystack's several-outputs form of `outputsToString`: output name → `{ source?, handler? }`.
+ * The model gets one JSON object whose values are each output's text, e.g.
+ * `{ docs: { source: "documents", handler: titles }, total: { source: "count" } }` →
+ * `{"docs":"Intro, Setup","total":"2"}`. Told apart from the single form by having none of the
+ * keys `source`, `handler`, `rawResult`; `rawResult` has no meaning here (as in Haystack).
+ */
+export type MultipleOutputsToString = Readonly<Record<string, OutputToString>>;
+
 /** state key → where its value comes from in the result. */
 export type OutputsToState = Record<string, OutputToState>;
 
 /** state key → the parameter it fills. */
 export type InputsFromState = Record<string, string>;
+
+/** Whether an `outputsToString` is the several-outputs form: not empty, and none of the single form's keys. */
+export function isMultipleOutputs(config: OutputsToString | MultipleOutputsToString): config is MultipleOutputsToString {
+  const keys = Object.keys(config);
+  return keys.length > 0 && !keys.some((key) => key === "source" || key === "handler" || key === "rawResult");
+}

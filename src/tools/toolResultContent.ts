@@ -5,7 +5,7 @@ import { ImageContent } from "../media/imageContent";
 import { mediaLimits } from "../media/mediaLimits";
 import { formatPath } from "../util/formatPath";
 import { isPlainObject } from "../util/isPlainObject";
-import type { OutputsToString } from "./toolOutputs";
+import { isMultipleOutputs, type MultipleOutputsToString, type OutputsToString } from "./toolOutputs";
 import { resultValue, valueText } from "./toolResultText";
 
 /** What the model is sent for a tool's result: text, or parts (strings, images and files, in order). */
@@ -19,7 +19,8 @@ export type ToolResultContent = string | readonly ContentInput[];
  * where only JSON text could carry it (its base64 would reach the model as text), and when the
  * parts hold more than `mediaLimits.maxMessageBytes`.
  */
-export function toolResultContent(result: unknown, config: OutputsToString | undefined): ToolResultContent {
+export function toolResultContent(result: unknown, config: OutputsToString | MultipleOutputsToString | undefined): ToolResultContent {
+  if (config !== undefined && isMultipleOutputs(config)) return multipleOutputsText(result, config);
   const value = resultValue(result, config);
   const raw = config?.rawResult === true;
   const parts = resultParts(value, raw);
@@ -99,4 +100,17 @@ function nestedMedia(path: PropertyKey[]): ConfigurationError {
 
 function count(n: number): string {
   return n.toLocaleString("en-US");
+}
+
+// Each output's text, as the single form makes it, in one JSON object (Haystack's
+// _build_tool_result_message). Media inside an output is refused as in the single form.
+function multipleOutputsText(result: unknown, config: MultipleOutputsToString): string {
+  const texts: Record<string, string> = {};
+  for (const [name, output] of Object.entries(config)) {
+    const value = resultValue(result, output);
+    const path = mediaPath(value, [name], 0);
+    if (path) throw nestedMedia(path);
+    Object.defineProperty(texts, name, { value: valueText(value, false), enumerable: true, writable: true, configurable: true });
+  }
+  return JSON.stringify(texts);
 }
