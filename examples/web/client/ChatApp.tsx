@@ -1,11 +1,14 @@
+// #region imports
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from "ai";
+// #endregion
 import { useMemo, useState, type FormEvent } from "react";
 import { MessageView } from "./MessageView";
 import { StatePanel } from "./StatePanel";
 
 /** The chat: messages with their tool cards, the input, and the run's state beside them. */
 export function ChatApp({ chatId, initialMessages }: { chatId: string; initialMessages: UIMessage[] }) {
+  // #region use-chat
   const transport = useMemo(() => new DefaultChatTransport({ api: "/api/chat" }), []);
   const { messages, sendMessage, status, error, addToolApprovalResponse } = useChat({
     id: chatId,
@@ -16,6 +19,7 @@ export function ChatApp({ chatId, initialMessages }: { chatId: string; initialMe
     // Once every approval of the last step is answered, the answers go to the server, which resumes the run.
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
+  // #endregion
   const [input, setInput] = useState("");
   const busy = status === "submitted" || status === "streaming";
 
