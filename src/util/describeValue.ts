@@ -1,3 +1,5 @@
+import { isPlainObject } from "./isPlainObject";
+
 /** Describes a value's kind for messages: `undefined`, `null`, `an array`, `a Date`, `string "abc"`. */
 export function describeKind(value: unknown): string {
   if (value === undefined) return "undefined";
@@ -6,7 +8,7 @@ export function describeKind(value: unknown): string {
   if (typeof value === "function") return "a function";
   if (typeof value === "object") {
     const ctor = (value as { constructor?: { name?: string } }).constructor;
-    return ctor && ctor !== Object && ctor.name ? `a ${ctor.name}` : "an object";
+    return ctor && !isPlainObject(value) && ctor.name ? `a ${ctor.name}` : "an object";
   }
   if (typeof value === "bigint") return `bigint ${value}n`;
   if (typeof value === "symbol") return "a symbol";
