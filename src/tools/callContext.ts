@@ -48,7 +48,8 @@ export class CallContext implements ToolContext {
     this.streamingCallback = options.streamingCallback;
   }
 
-  reportProgress(progress: ToolProgress): void {
+  // An arrow property, so that `function: async (args, { signal, reportProgress }) => …` keeps its `this`.
+  readonly reportProgress = (progress: ToolProgress): void => {
     const callback = this.streamingCallback;
     const chunk = callback && toolProgressChunk(this.index, this.toolCall, progress);
     if (!chunk) return;
@@ -58,7 +59,7 @@ export class CallContext implements ToolContext {
       const pending: unknown = callback!(chunk);
       if (isThenable(pending)) Promise.resolve(pending).catch(ignore);
     } catch {}
-  }
+  };
 
   /** After the call ended, reports are dropped: its `toolResult` chunk is the last word on it. */
   end(): void {

@@ -42,6 +42,24 @@ describe("ToolContext.reportProgress", () => {
     ]);
   });
 
+  it("reports from a reportProgress destructured out of the context", async () => {
+    const chunks: StreamingChunk[] = [];
+    const tool = new Tool({
+      name: "slow",
+      description: "Takes a while.",
+      parameters: z.object({}),
+      function: async (_args, { reportProgress }) => {
+        reportProgress({ progress: 1, total: 2 });
+        return "done slowly";
+      },
+    });
+
+    const result = await run(tool, (chunk) => chunks.push(chunk));
+
+    expect(chunks.filter((chunk) => chunk.type === "toolProgress")).toEqual([{ type: "toolProgress", index: 0, toolCall: expect.objectContaining({ id: "c1" }), progress: 1, total: 2 }]);
+    expect(result.messages.find((message) => message.role === "tool")!.toolCallResult).toMatchObject({ result: "done slowly", error: false });
+  });
+
   it("never fails the call when the streaming callback throws or rejects on a progress chunk", async () => {
     const tool = slowTool((context) => {
       context.reportProgress({ progress: 1 });
