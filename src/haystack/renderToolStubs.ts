@@ -34,7 +34,7 @@ export function renderToolStubs(input: ToolStubsInput): string {
   }
   for (const [name, { python, use }] of input.handlers) {
     const signature = use === "merge" ? "(current: unknown, incoming: unknown): unknown" : "(result: unknown): string";
-    body.push("", `/** Port of the Python handler ${python}. */`, `export function ${name}${signature} {`, `  throw new Error(${JSON.stringify(`Handler '${name}' is not ported yet: port the Python function ${python}.`)});`, "}");
+    body.push("", `/** Port of the Python handler ${python}. */`, `export function ${name}${signature} {`, `  void ${use === "merge" ? "[current, incoming]" : "result"};`, `  throw new Error(${JSON.stringify(`Handler '${name}' is not ported yet: port the Python function ${python}.`)});`, "}");
   }
   if (input.handlers.size > 0) body.push("", "/** The custom handlers, for registry.handlers. */", `export const handlers = { ${[...input.handlers.keys()].join(", ")} };`);
   if (input.strategies.length > 0) {
