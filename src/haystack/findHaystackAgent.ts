@@ -21,9 +21,12 @@ export function isAgentType(type: unknown): boolean {
 export function findHaystackAgent(root: Readonly<Record<string, unknown>>, component: string | undefined, context: ImportContext): FoundAgent | undefined {
   if (Object.hasOwn(root, "components")) return inPipeline(root.components, component, context);
   if (component !== undefined) context.problem([], `is not a pipeline (it has no components), so it has no component '${component}'; leave out --component for an Agent YAML.`);
+  if (root.version === 1 && Object.hasOwn(root, "chatGenerator")) {
+    context.problem([], "is a toolwright definition already (version: 1, chatGenerator), not a Haystack Agent; load it with loadAgent.");
+    return undefined;
+  }
   if (typeof root.type !== "string") {
-    const toolwright = root.version === 1 && Object.hasOwn(root, "chatGenerator");
-    context.problem(["type"], toolwright ? "is missing: this is a toolwright definition already (version: 1, chatGenerator); load it with loadAgent." : "is missing: a Haystack Agent YAML starts with type: haystack.components.agents.agent.Agent and init_parameters (what Agent.to_dict() writes), or is a pipeline with components.");
+    context.problem(["type"], "is missing: a Haystack Agent YAML starts with type: haystack.components.agents.agent.Agent and init_parameters (what Agent.to_dict() writes), or is a pipeline with components.");
   } else if (!isAgentType(root.type)) {
     context.problem(["type"], `is ${root.type}, not haystack.components.agents.agent.Agent; convert an Agent, or a pipeline that has one among its components.`);
   }

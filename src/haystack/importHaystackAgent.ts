@@ -1,4 +1,5 @@
 import type { AgentDefinition, ToolReference } from "../definition/agentDefinition";
+import type { DefinitionError } from "../errors";
 import { readYamlDefinition } from "../yaml/yamlDocument";
 import { findHaystackAgent } from "./findHaystackAgent";
 import { HandlerNames } from "./handlerNames";
@@ -33,7 +34,7 @@ export function importHaystackAgent(yamlText: string, options: ImportHaystackOpt
   const yaml = readYamlDefinition(yamlText, file);
   const context = new ImportContext(yaml, file);
   const found = findHaystackAgent(yaml.data as Record<string, unknown>, options.component, context);
-  if (!found) throw new HaystackImportError(file, context.problems);
+  if (!found) throw new HaystackImportError(file, inFileOrder(context.problems));
   const at = (key: string): YamlPath => [...found.path, "init_parameters", key];
   const init = found.init;
   const handlers = new HandlerNames(context);
@@ -45,7 +46,7 @@ export function importHaystackAgent(yamlText: string, options: ImportHaystackOpt
   convertStrategies(init.confirmation_strategies, at("confirmation_strategies"), context, confirmation);
   convertHooks(init.hooks, at("hooks"), context, confirmation);
   const settings = readSettings(init, at, context);
-  if (context.problems.length > 0 || !chatGenerator) throw new HaystackImportError(file, context.problems);
+  if (context.problems.length > 0 || !chatGenerator) throw new HaystackImportError(file, inFileOrder(context.problems));
 
   const className = options.className ?? "HaystackTools";
   const references: ToolReference[] = tools.references.map((ref) => (ref === "class" ? { class: className } : ref));
@@ -109,4 +110,8 @@ function readSettings(init: Readonly<Record<string, unknown>>, at: (key: string)
 
 function sortByPosition<T extends { line: number; column: number }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+function inFileOrder(problems: readonly DefinitionError[]): DefinitionError[] {
+  return [...problems].sort((a, b) => a.location!.line - b.location!.line || a.location!.column - b.location!.column);
 }
