@@ -11,7 +11,7 @@ Converts a Haystack Agent YAML (Agent.to_dict(), 2.x or main, alone or as a pipe
 what needs hand work.
 
 Options:
-  --out <dir>          where to write agent.yaml and tools.ts (default: the current directory)
+  --out <dir>          where to write agent.yaml and tools.ts (default: toolwright-agent)
   --component <name>   in a pipeline YAML, the Agent component to convert (default: its only Agent)
   --force              overwrite agent.yaml and tools.ts if they exist
   --help               show this help`;
@@ -27,7 +27,7 @@ interface ImportArgs {
 /** Parses `toolwright import-haystack` arguments (after the command); throws CodegenConfigError on a bad one. */
 export function parseImportArgs(argv: readonly string[]): ImportArgs {
   let input: string | undefined;
-  let out = ".";
+  let out = "toolwright-agent";
   let component: string | undefined;
   let force = false;
   let help = false;
@@ -71,6 +71,7 @@ export async function runImportHaystack(argv: readonly string[], out: NodeJS.Wri
   }
   const dir = path.resolve(cwd, args.out);
   const targets = [path.join(dir, "agent.yaml"), path.join(dir, "tools.ts")];
+  if (targets.includes(input)) throw new CodegenConfigError(`${label} is the YAML being converted; choose another --out directory.`);
   const existing = targets.filter((target) => fs.existsSync(target)).map((target) => relative(cwd, target));
   if (existing.length > 0 && !args.force) throw new CodegenConfigError(`${existing.join(" and ")} already exist${existing.length === 1 ? "s" : ""}; pass --force to overwrite, or choose another --out directory (tools.ts may hold ported code).`);
   const { importHaystackAgent, HaystackImportError, definitionToYaml, DefinitionError } = loadImporter();
