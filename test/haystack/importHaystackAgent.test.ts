@@ -115,6 +115,25 @@ describe("importHaystackAgent", () => {
     ]);
   });
 
+  it("maps OpenAIResponsesChatGenerator and lists an API key read from several variables", () => {
+    const yaml = `type: haystack.components.agents.agent.Agent
+init_parameters:
+  chat_generator:
+    type: haystack.components.generators.chat.openai_responses.OpenAIResponsesChatGenerator
+    init_parameters:
+      api_key: { env_vars: [OPENAI_API_KEY, AZURE_KEY], strict: false, type: env_var }
+      model: gpt-5-mini
+      streaming_callback: haystack.components.generators.utils.print_streaming_chunk
+`;
+    const result = importHaystackAgent(yaml);
+    expect(result.definition).toEqual({ version: 1, chatGenerator: { type: "OpenAIResponsesChatGenerator", options: { model: "gpt-5-mini", apiKey: { env: "OPENAI_API_KEY" } } } });
+    expect(lines(result.handWork)).toEqual([
+      "6:28 init_parameters.chat_generator.init_parameters.api_key.env_vars [setting] Haystack reads the first set of OPENAI_API_KEY, AZURE_KEY; toolwright reads only OPENAI_API_KEY (apiKey.env): set it, or change the name.",
+      "8:27 init_parameters.chat_generator.init_parameters.streaming_callback [generator] The generator's streaming callback haystack.components.generators.utils.print_streaming_chunk is code: pass streamingCallback to loadAgent or to agent.run.",
+    ]);
+    expect(result.toolsModule).toBe("// Written by `toolwright import-haystack` from agent.yaml. Port each body, then run `toolwright codegen`.\n");
+  });
+
   it("gives a 2.31 definition that loads and runs once its tools are ported: state injected and merged, the exit tool ends the run", async () => {
     const stubs = importHaystackAgent(fixture("agent-2.31.yaml")).toolsModule;
     const { HaystackTools, handlers, confirmationStrategies } = await convertAndPort(project, "agent-2.31.yaml", {
