@@ -7,10 +7,12 @@ import { type ImportExtension, importExtensions, resolveOptions } from "./config
 import { CodegenConfigError } from "./configError";
 import { type Diagnostic, formatDiagnostic, sortDiagnostics } from "./diagnostics";
 import type { generateToolSchemas } from "./generateToolSchemas";
+import { runImportHaystack } from "./importHaystackCommand";
 import { progressLine } from "./progressLine";
 import type { watchToolSchemas, WatchEvent } from "./watch";
 
 const usage = `Usage: toolwright codegen [options]
+       toolwright import-haystack <agent.yaml> [--out <dir>] [--component <name>] [--force]
        toolwright --version
 
 Generates the JSON Schemas of every @tool method and defineTool function into one module.
@@ -51,7 +53,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (command === undefined) return { ...args, help: true, noCommand: true };
   if (command === "--help" || command === "-h") return { ...args, help: true };
   if (command === "--version" || command === "-v") return { ...args, version: true };
-  if (command !== "codegen") throw new CodegenConfigError(`Unknown command '${command}'; the command is 'codegen'.\n\n${usage}`);
+  if (command !== "codegen") throw new CodegenConfigError(`Unknown command '${command}'; the commands are 'codegen' and 'import-haystack'.\n\n${usage}`);
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
     const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
@@ -137,6 +139,7 @@ export async function main(
   load: () => CodegenModules = loadCodegen,
 ): Promise<number> {
   try {
+    if (argv[0] === "import-haystack") return await runImportHaystack(argv.slice(1), out, err, cwd);
     const args = parseArgs(argv);
     if (args.noCommand) {
       err.write(`${usage}\n`);

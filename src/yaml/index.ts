@@ -8,6 +8,9 @@ import { useAgentDefinitions } from "../definition/useAgentDefinitions";
 import { registerScriptedGeneratorType } from "../testing/scriptedGeneratorType";
 export { loadAgent, parseAgent } from "./loadAgent";
 export { agentToYaml } from "./agentToYaml";
+export { importHaystackAgent } from "../haystack/importHaystackAgent";
+export { HaystackImportError } from "../haystack/haystackImportError";
+export type { HandWorkItem, HandWorkKind, ImportHaystackOptions, ImportHaystackResult } from "../haystack/haystackImportTypes";
 
 // As the root entry does: an app may import only toolwright/yaml to read definitions.
 useAgentDefinitions();

@@ -6,6 +6,7 @@ import { CodegenConfigError } from "../../codegen/project";
 import { captured, TempProject, tempTsconfig } from "./helpers/tempProject";
 
 const usage = `Usage: toolwright codegen [options]
+       toolwright import-haystack <agent.yaml> [--out <dir>] [--component <name>] [--force]
        toolwright --version
 
 Generates the JSON Schemas of every @tool method and defineTool function into one module.
@@ -106,7 +107,7 @@ describe("parseArgs", () => {
   it("rejects unknown options and commands", () => {
     expect(parseError(["codegen", "--verbose"]).message).toBe(`Unknown option '--verbose'.\n\n${usage}`);
     expect(parseError(["codegen", "--outfile=x.ts"]).message).toBe(`Unknown option '--outfile=x.ts'.\n\n${usage}`);
-    expect(parseError(["build"]).message).toBe(`Unknown command 'build'; the command is 'codegen'.\n\n${usage}`);
+    expect(parseError(["build"]).message).toBe(`Unknown command 'build'; the commands are 'codegen' and 'import-haystack'.\n\n${usage}`);
   });
 
   it("rejects --check together with --watch", () => {
@@ -211,7 +212,7 @@ Module._resolveFilename = function (request, ...rest) {
 
   it("exits 2 on a bad argument, printing the problem and the usage", async () => {
     expect(await run(["codegen", "--verbose"], process.cwd())).toEqual({ code: 2, out: "", err: `toolwright: Unknown option '--verbose'.\n\n${usage}\n` });
-    expect(await run(["generate"], process.cwd())).toEqual({ code: 2, out: "", err: `toolwright: Unknown command 'generate'; the command is 'codegen'.\n\n${usage}\n` });
+    expect(await run(["generate"], process.cwd())).toEqual({ code: 2, out: "", err: `toolwright: Unknown command 'generate'; the commands are 'codegen' and 'import-haystack'.\n\n${usage}\n` });
   });
 
   it("writes the module and exits 0, then leaves an unchanged module untouched", async () => {
