@@ -31,7 +31,17 @@ export interface ToolDecoratorOptions {
         /** Send the value exactly as it is; it must then be a string, or an array of strings, `ImageContent` and `FileContent` (sent as parts, text included). */
         rawResult?: boolean;
       }
-    | Readonly<Record<string, { source?: string; handler?: (value: any) => unknown }>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- receives the method's result
+    | Readonly<
+        Record<
+          string,
+          {
+            /** The result property this output renders. */
+            source?: string;
+            /** Turns the (source) value into this output's text; a non-string return is sent as JSON. */
+            handler?: (value: any) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any -- receives the method's result
+          }
+        >
+      >;
   /** A call that takes longer fails with a timeout message; overrides the Agent's `toolTimeoutMs`. */
   timeoutMs?: number;
   /** How often a failed call runs again (only when idempotent, or when the error says `retryable: true`): `{ attempts, backoffMs?, maxBackoffMs? }`. */
