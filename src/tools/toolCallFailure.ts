@@ -21,7 +21,11 @@ import type { ToolFault } from "./toolFault";
 export interface ToolCallFailure {
   readonly message: string;
   readonly error: ToolwrightError;
-  /** False for outcomes a person chose (a rejection): they never make the run throw. */
+  /**
+   * False for outcomes a person chose (a rejection): they never make the run throw. True for a
+   * developer's bug that must reach the developer (a merge handler that threw): the run throws
+   * even without `raiseOnToolInvocationFailure`, as Haystack main does.
+   */
   readonly raise?: boolean;
   /** Set when the developer has something to fix (a tool that threw, a run without an injected value): reported to `onToolError` and the debug log. */
   readonly fault?: ToolFault;
@@ -121,7 +125,7 @@ export function toolTimedOut(toolName: string, timeoutMs: number, cause: unknown
 export function mergeFailed(toolName: string, failure: MergeFailure, detail: string): ToolCallFailure {
   const { stateKey, error: cause } = failure;
   const message = `Tool '${toolName}' ran, but its output could not be merged into state key '${stateKey}': ${detail}`;
-  return { message, error: new StateMergeError(message, toolName, stateKey, { cause }), fault: { kind: "outputsToState", error: cause, stateKey } };
+  return { message, error: new StateMergeError(message, toolName, stateKey, { cause }), fault: { kind: "outputsToState", error: cause, stateKey }, raise: true };
 }
 
 /** Turning the result into text failed. */
