@@ -136,6 +136,11 @@ export type Injected = ReadonlyArray<{ readonly label: string; readonly value: u
 export async function invokeTools(calls: readonly ToolCall[], options: InvokeToolsOptions, step: StepIdentity = outsideARun): Promise<ToolCallOutcome[]> {
   const { tools, state, abort } = options;
   const resolved = calls.map((call) => tools.get(call.toolName));
+  // Haystack main raises for an unknown tool before any call runs (`_resolve_tool_calls`).
+  if (options.raiseOnFailure) {
+    const unknown = calls.findIndex((call, index) => !resolved[index] && !options.nested?.done?.has(index));
+    if (unknown >= 0) throw toolNotFound(calls[unknown]!, [...tools.keys()]).error;
+  }
   const schedule = scheduleCalls(resolved);
   // Gates and a semaphore only when a step needs them: most steps have one batch and fewer
   // calls than the concurrency limit.

@@ -2,6 +2,7 @@ import type { ToolCall } from "../chat/chatMessage";
 import {
   type ArgumentProblem,
   StateMergeError,
+  StateTypeError,
   ToolArgumentsError,
   ToolInvocationError,
   ToolNotFoundError,
@@ -24,7 +25,7 @@ export interface ToolCallFailure {
   /**
    * False for outcomes a person chose (a rejection): they never make the run throw. True for a
    * developer's bug that must reach the developer (a merge handler that threw): the run throws
-   * even without `raiseOnToolInvocationFailure`, as Haystack main does.
+   * even without `raiseOnToolInvocationFailure`, as Haystack main does (`_merge_tool_outputs_into_state`).
    */
   readonly raise?: boolean;
   /** Set when the developer has something to fix (a tool that threw, a run without an injected value): reported to `onToolError` and the debug log. */
@@ -125,7 +126,10 @@ export function toolTimedOut(toolName: string, timeoutMs: number, cause: unknown
 export function mergeFailed(toolName: string, failure: MergeFailure, detail: string): ToolCallFailure {
   const { stateKey, error: cause } = failure;
   const message = `Tool '${toolName}' ran, but its output could not be merged into state key '${stateKey}': ${detail}`;
-  return { message, error: new StateMergeError(message, toolName, stateKey, { cause }), fault: { kind: "outputsToState", error: cause, stateKey }, raise: true };
+  // A handler that threw is the developer's bug and fails the run (Haystack main raises for it whatever
+  // raise_on_tool_invocation_failure says); a value its key's type rejects (a check Haystack lacks) goes to the model.
+  const handlerThrew = !(cause instanceof StateTypeError);
+  return { message, error: new StateMergeError(message, toolName, stateKey, { cause }), fault: { kind: "outputsToState", error: cause, stateKey }, ...(handlerThrew && { raise: true }) };
 }
 
 /** Turning the result into text failed. */
