@@ -8,7 +8,7 @@ import { isPromptTemplate, type PromptTemplate } from "../prompt/isPromptTemplat
 import { defaultMaxToolResultChars } from "../tools/toolLimits";
 import { describeKind } from "../util/describeValue";
 import { truncateForEcho } from "../util/truncate";
-import { checkOption, option, type OptionSpec } from "./optionSpec";
+import { acceptsRule, checkOption, option, type OptionSpec } from "./optionSpec";
 
 /** A prompt option: literal text, a template, or a function of the run's state. */
 type PromptOption = string | PromptTemplate | ((...args: never[]) => unknown);
@@ -145,7 +145,7 @@ export function unknownExitConditionReason(condition: string, toolNames: readonl
 export function checkExitConditions(value: unknown, toolNames: readonly string[]): readonly string[] {
   const valid = ["text", ...toolNames];
   const conditions = checkOption(agentOptions.exitConditions, value, "Agent", valid);
-  const notName = conditions.findIndex((condition) => typeof condition !== "string");
+  const notName = conditions.findIndex((condition) => !acceptsRule({ kind: "name" }, condition));
   if (notName >= 0) {
     throw new ConfigurationError("Agent", `Agent has exit condition ${describeKind(conditions[notName])}, which is neither "text" nor a tool name. Valid exit conditions: ${valid.join(", ")}.`);
   }
