@@ -84,6 +84,7 @@ function executorFor(run: RunContext): RunExecutor {
     reportFault: run.reportFault,
     concurrency: run.toolConcurrency,
     raiseOnFailure: run.raiseOnToolInvocationFailure,
+    raiseHandlerFaults: true,
     timeoutMs: run.toolTimeoutMs,
     maxResultChars: run.maxToolResultChars,
     streamingCallback: run.streamingCallback,

@@ -50,6 +50,11 @@ export interface InvokeToolsOptions {
   readonly concurrency: number;
   /** Throw the failure's error instead of sending the model an error message. */
   readonly raiseOnFailure: boolean;
+  /**
+   * Throw for a merge handler that threw even without `raiseOnFailure` (an Agent run, as Haystack
+   * main raises it); ToolRunner answers every failure instead.
+   */
+  readonly raiseHandlerFaults?: boolean;
   /** A call that takes longer fails with a timeout message (its signal is aborted); a tool's own `timeoutMs` overrides it. Each attempt gets the whole limit. */
   readonly timeoutMs?: number;
   /** The most characters of one tool message the model is sent (default `defaultMaxToolResultChars`); a tool's own `maxResultChars` overrides it. */
@@ -216,7 +221,7 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
       if (!committedCall.ok && committedCall.failure.fault) {
         options.reportFault(committedCall.failure.fault, { toolName: resolved[index]!.name, call, run: step === outsideARun ? undefined : step, observer: options.observer });
       }
-      if (!committedCall.ok && (committedCall.failure.raise === true || (options.raiseOnFailure && committedCall.failure.raise !== false))) {
+      if (!committedCall.ok && ((committedCall.failure.raise === true && options.raiseHandlerFaults) || (options.raiseOnFailure && committedCall.failure.raise !== false))) {
         observed?.[index]?.abandon(committedCall.failure.error);
         throw committedCall.failure.error;
       }

@@ -24,8 +24,9 @@ export interface ToolCallFailure {
   readonly error: ToolwrightError;
   /**
    * False for outcomes a person chose (a rejection): they never make the run throw. True for a
-   * developer's bug that must reach the developer (a merge handler that threw): the run throws
-   * even without `raiseOnToolInvocationFailure`, as Haystack main does (`_merge_tool_outputs_into_state`).
+   * developer's bug that must reach the developer (a merge handler that threw): an Agent run throws
+   * even without `raiseOnToolInvocationFailure`, as Haystack main does (`_merge_tool_outputs_into_state`);
+   * ToolRunner, which answers every failure, does not (`InvokeToolsOptions.raiseHandlerFaults`).
    */
   readonly raise?: boolean;
   /** Set when the developer has something to fix (a tool that threw, a run without an injected value): reported to `onToolError` and the debug log. */
