@@ -597,6 +597,24 @@ describe("invokeTools", () => {
       expect(outcomes.map((o) => o.toolCall.toolName)).toEqual(["reader", "login"]);
     });
 
+    // Haystack main streams each result as it is merged (`_run_tool`: batch after batch) and lists the
+    // unknown-tool errors first; the returned messages keep the model's order after those errors.
+    it("streams results in merge order and returns unknown-tool errors first, then the model's order", async () => {
+      const state = makeState({ customer_id: "c-old" });
+      const chunks: string[] = [];
+      const reader = makeTool("reader", (args) => `saw ${String(args.customerId)}`, { parameters: { type: "object", properties: { customerId: { type: "string" } } }, inputsFromState: { customer_id: "customerId" } });
+      const login = makeTool("login", () => ({ customerId: "c-new" }), { outputsToState: { customer_id: { source: "customerId" } } });
+
+      const outcomes = await invokeTools([call("reader"), call("ghost"), call("login")], options([reader, login], { state, streamingCallback: (chunk) => void chunks.push(chunk.type === "toolResult" ? `${chunk.index}` : chunk.type) }));
+
+      expect(chunks).toEqual(["1", "2", "0", "finish"]);
+      expect(outcomes.map((o) => [o.index, o.message.toolCallResult?.result])).toEqual([
+        [1, "Tool 'ghost' not found. Available tools: reader, login."],
+        [0, "saw c-new"],
+        [2, '{"customerId":"c-new"}'],
+      ]);
+    });
+
     // Haystack main: a tool given the State reads and writes every key (`_state_io_for_call`), so it
     // waits for every writer and every reader waits for it; a call that touches no key runs beside it.
     it("orders a usesState tool against the calls that read or write state, and runs the others beside it", async () => {
