@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { Tool } from "toolwright";
 import { scheduleCalls } from "../../src/tools/callOrder";
 
@@ -82,4 +83,55 @@ describe("scheduleCalls", () => {
     expect(batches([undefined, reader("docs"), undefined, writer("docs")])).toEqual([[3], [1]]);
     expect(scheduleCalls([undefined, writer()]).batch).toEqual([undefined, 0]);
   });
+
+  // Haystack's _schedule_tool_calls line by line (pairwise deps, layered rounds), against the counted one.
+  it("gives the batches Haystack's pairwise algorithm gives, for any mix of readers, writers and usesState tools", () => {
+    const keys = ["a", "b", "c"];
+    const spec = fc.record({ state: fc.boolean(), reads: fc.subarray(keys), writes: fc.subarray(keys), known: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(spec, { maxLength: 12 }), (specs) => {
+        const tools = specs.map((t, i) =>
+          !t.known && i % 3 === 0
+            ? undefined
+            : new Tool({
+                name: `t${i}`,
+                description: "A tool.",
+                parameters: { type: "object", properties: Object.fromEntries(t.reads.map((key) => [`p_${key}`, { type: "string" }])) },
+                function: () => "x",
+                ...(t.state ? { usesState: true } : { inputsFromState: Object.fromEntries(t.reads.map((key) => [key, `p_${key}`])), outputsToState: Object.fromEntries(t.writes.map((key) => [key, {}])) }),
+              }),
+        );
+        expect(batches(tools)).toEqual(haystackBatches(tools));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("schedules 10,000 calls that all read and write one key one after another", () => {
+    const { order, lastOfBatch } = scheduleCalls(Array(10_000).fill(retrieval()));
+    expect(lastOfBatch).toHaveLength(10_000);
+    expect(order.slice(0, 3)).toEqual([0, 1, 2]);
+  });
 });
+
+const all = Symbol("all keys");
+
+function haystackBatches(tools: Array<Tool | undefined>): number[][] {
+  const known = tools.flatMap((tool, index) => (tool ? [{ tool, index }] : []));
+  const io = known.map(({ tool }) => {
+    if (tool.usesState) return { reads: all, writes: all } as const;
+    return { reads: new Set(Object.keys(tool.inputsFromState)), writes: new Set(Object.keys(tool.outputsToState)) };
+  });
+  const intersect = (a: Set<string> | typeof all, b: Set<string> | typeof all) => (a === all ? b === all || b.size > 0 : b === all ? a.size > 0 : [...a].some((key) => b.has(key)));
+  const n = known.length;
+  const deps = io.map((_, j) => new Set(io.flatMap((other, i) => (i !== j && intersect(io[j]!.reads, other.writes) ? [i] : []))));
+  const done = new Set<number>();
+  const out: number[][] = [];
+  while (done.size < n) {
+    let ready = [...Array(n).keys()].filter((k) => !done.has(k) && [...deps[k]!].every((d) => done.has(d)));
+    if (ready.length === 0) ready = [[...Array(n).keys()].find((k) => !done.has(k))!];
+    for (const k of ready) done.add(k);
+    out.push(ready.map((k) => known[k]!.index));
+  }
+  return out;
+}
