@@ -38,7 +38,7 @@ import { RunObserver } from "../observe/runObserver";
 import { noUsage, UsageTally } from "../observe/runUsage";
 import { SnapshotSigner } from "./snapshotSigner";
 import { checkReservedKeys, checkToolStateKeys } from "./validateAgentOptions";
-import { checkAgentOption, checkExitConditions, checkHooks, checkStrategies } from "./agentOptions";
+import { checkAgentOption, checkExitConditions, checkHooks, checkRunExitConditions, checkStrategies } from "./agentOptions";
 import { checkBreakpoint, checkCallback, checkPromptVariables, checkRunOptions } from "./runOptions";
 
 /**
@@ -210,6 +210,7 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     checkRunOptions(input);
     const options = input as AgentRunOptions;
     const { tools, toolSpecs } = this.#toolsForRun(options.tools);
+    checkRunExitConditions(this.#exitConditions, [...tools.keys()]);
     const breakpoint = options.breakpoint === undefined ? undefined : checkBreakpoint(options.breakpoint, [...tools.keys()]);
     if (options.decisions !== undefined && options.snapshot === undefined) {
       throw new DecisionError(undefined, "Agent.run was given decisions without a snapshot; decisions continue a paused run, so pass them with its snapshot: agent.run({ snapshot, decisions }).");

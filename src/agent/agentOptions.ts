@@ -8,7 +8,7 @@ import { isPromptTemplate, type PromptTemplate } from "../prompt/isPromptTemplat
 import { defaultMaxToolResultChars } from "../tools/toolLimits";
 import { describeKind } from "../util/describeValue";
 import { truncateForEcho } from "../util/truncate";
-import { checkOption, option, type OptionSpec } from "./optionSpec";
+import { acceptsRule, checkOption, option, type OptionSpec } from "./optionSpec";
 
 /** A prompt option: literal text, a template, or a function of the run's state. */
 type PromptOption = string | PromptTemplate | ((...args: never[]) => unknown);
@@ -137,19 +137,33 @@ export function unknownExitConditionReason(condition: string, toolNames: readonl
   return `is '${condition}', which is neither "text" nor the name of one of the Agent's tools. Valid exit conditions: ${["text", ...toolNames].join(", ")}.`;
 }
 
-/** Checks exit conditions: each is "text" or the name of one of the Agent's tools. */
+/**
+ * Checks exit conditions' form: a non-empty array of names. A tool name is not checked here: it may
+ * name a tool given only for one run (`agent.run({ tools })`), as Haystack main allows;
+ * `checkRunExitConditions` checks it when a run starts.
+ */
 export function checkExitConditions(value: unknown, toolNames: readonly string[]): readonly string[] {
   const valid = ["text", ...toolNames];
   const conditions = checkOption(agentOptions.exitConditions, value, "Agent", valid);
-  const unknown = findUnknownExitCondition(conditions, toolNames);
-  if (unknown) {
-    const { condition } = unknown;
-    throw new ConfigurationError(
-      "Agent",
-      `Agent has exit condition ${typeof condition === "string" ? `'${condition}'` : describeKind(condition)}, which is neither "text" nor the name of one of its tools. Valid exit conditions: ${valid.join(", ")}.`,
-    );
+  const notName = conditions.findIndex((condition) => !acceptsRule({ kind: "name" }, condition));
+  if (notName >= 0) {
+    throw new ConfigurationError("Agent", `Agent has exit condition ${describeKind(conditions[notName])}, which is neither "text" nor a tool name. Valid exit conditions: ${valid.join(", ")}.`);
   }
   return Object.freeze([...conditions]);
+}
+
+/**
+ * Checks, when a run starts, that each exit condition is "text" or one of the run's tools, so that
+ * a misspelt name fails at once instead of never ending a run (Haystack main does not check).
+ */
+export function checkRunExitConditions(conditions: ReadonlySet<string>, toolNames: readonly string[]): void {
+  for (const condition of conditions) {
+    if (condition === "text" || toolNames.includes(condition)) continue;
+    throw new ConfigurationError(
+      "Agent.run",
+      `Agent has exit condition '${condition}', which names none of this run's tools (${toolNames.join(", ") || "none"}); give the run that tool (new Agent({ tools }) or agent.run({ tools })) or correct the condition.`,
+    );
+  }
 }
 
 /** Checks confirmation strategies: each is for one of the Agent's tools (or `"*"`) and has a `decide` method. */

@@ -131,7 +131,7 @@ export type BeforeToolAction =
   | { readonly action: "pause" }
   | StopAction;
 
-/** After each tool call ended, in call order, before its result is merged into state and shown to the model. */
+/** After each tool call ended, in the order results are merged (call order, batch after batch: docs/agent-and-hooks.md), before its result is merged into state and shown to the model. */
 export interface AfterToolContext<S extends StateSchema = AnyStateSchema> extends HookContext<S> {
   readonly toolCall: ToolCall;
   readonly callKey: string;

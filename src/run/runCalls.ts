@@ -51,12 +51,26 @@ export async function runCalls(run: RunContext, prepared: PreparedCalls): Promis
     run.cursor.stopAfterStep = undefined;
     return stopRun(run, stop);
   }
-  if (run.exitConditions.size > 0) {
-    const exit = outcomes.find((outcome) => !outcome.failed && run.exitConditions.has(outcome.toolCall.toolName));
-    if (exit) return { exitReason: exit.toolCall.toolName, stepCount: cursor.stepCount };
-  }
+  const exit = exitTool(run.exitConditions, outcomes);
+  if (exit !== undefined) return { exitReason: exit, stepCount: cursor.stepCount };
   if (run.features.checkpoint.length > 0) await reachCheckpoint(run);
   return undefined;
+}
+
+/**
+ * The exit-condition tool that ends the run after a step: the first called (in the model's order)
+ * that succeeded, unless a call of any exit-condition tool failed, which cancels the exit so that
+ * the model sees the error (Haystack's `Agent._check_exit_conditions`).
+ */
+export function exitTool(exitConditions: ReadonlySet<string>, outcomes: readonly ToolCallOutcome[]): string | undefined {
+  if (exitConditions.size === 0) return undefined;
+  let first: ToolCallOutcome | undefined;
+  for (const outcome of outcomes) {
+    if (!exitConditions.has(outcome.toolCall.toolName)) continue;
+    if (outcome.failed) return undefined;
+    if (!first || outcome.index < first.index) first = outcome;
+  }
+  return first?.toolCall.toolName;
 }
 
 // The executor's options for the run's tool steps (one object for the run: a step adds decisions or a continuation only when it has them).
@@ -70,6 +84,7 @@ function executorFor(run: RunContext): RunExecutor {
     reportFault: run.reportFault,
     concurrency: run.toolConcurrency,
     raiseOnFailure: run.raiseOnToolInvocationFailure,
+    raiseHandlerFaults: true,
     timeoutMs: run.toolTimeoutMs,
     maxResultChars: run.maxToolResultChars,
     streamingCallback: run.streamingCallback,

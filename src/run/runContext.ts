@@ -166,7 +166,7 @@ export interface RunFeature {
   beforeTools?(run: RunContext, step: ToolStepCalls): MaybePromise<void>;
   /** Before each call (only those not decided yet): decide it, pause for it, or stop the run. */
   beforeTool?(run: RunContext, call: CallToDecide): MaybePromise<CallVerdict | void>;
-  /** After each call, in call order: replace its result or its text, or stop the run after the step. */
+  /** After each call, in the order results are merged: replace its result or its text, or stop the run after the step. */
   afterTool?(run: RunContext, call: CallEnded): MaybePromise<{ readonly result?: unknown; readonly text?: string } | { readonly stop: RunStop } | void>;
   /** The run moved to a new position (a step's replies recorded, its calls committed, an answer corrected). */
   checkpoint?(run: RunContext): MaybePromise<void>;

@@ -8,14 +8,17 @@ import { reachCheckpoint } from "./modelStep";
 import { snapshotAt } from "./runSnapshot";
 
 /**
- * A reply without tool calls: text ends the run (matching the run's outputSchema, if it has one);
- * an empty reply, or an answer that does not match (sent back with what was wrong, a bounded number
- * of times), goes on with another model call.
+ * A reply without tool calls: text ends the run (matching the run's outputSchema, if it has one),
+ * whitespace too; a reply whose text is empty or that has no text (only reasoning), or an answer
+ * that does not match (sent back with what was wrong, a bounded number of times), goes on with
+ * another model call. A run without tools ends on any reply. As Haystack's `Agent._is_text_exit`.
  */
 export async function checkTextExit(run: RunContext, replies: readonly ChatMessage[]): Promise<LoopOutcome | undefined> {
-  const text = replies.at(-1)?.text;
+  const last = replies.at(-1);
+  const text = last?.text;
   const { stepCount } = run.cursor;
-  if (text === undefined || text.trim() === "") return undefined;
+  if (run.tools.size === 0 && !run.output) return { exitReason: "text", stepCount };
+  if (!text || last!.role !== "assistant") return undefined;
   if (!run.output) return { exitReason: "text", stepCount };
   const answer = checkAnswer(run.output, text);
   if (answer.ok) return { exitReason: "text", stepCount, output: answer.value };

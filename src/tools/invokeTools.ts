@@ -11,7 +11,7 @@ import { describeThrown } from "../util/thrownValue";
 import { truncateForEcho } from "../util/truncate";
 import { prepareArguments } from "./prepareArguments";
 import { CallContext, type StepIdentity } from "./callContext";
-import { deferred, dependencies } from "./callOrder";
+import { deferred, scheduleCalls } from "./callOrder";
 import { decidedCall, decisionMeta, withDecisionNote } from "./decisionNote";
 import { type SubRunTool, type Tool, toolInternals } from "./tool";
 import { injectionProblem } from "./injectedParameters";
@@ -50,11 +50,16 @@ export interface InvokeToolsOptions {
   readonly concurrency: number;
   /** Throw the failure's error instead of sending the model an error message. */
   readonly raiseOnFailure: boolean;
+  /**
+   * Throw for a merge handler that threw even without `raiseOnFailure` (an Agent run, as Haystack
+   * main raises it); ToolRunner answers every failure instead.
+   */
+  readonly raiseHandlerFaults?: boolean;
   /** A call that takes longer fails with a timeout message (its signal is aborted); a tool's own `timeoutMs` overrides it. Each attempt gets the whole limit. */
   readonly timeoutMs?: number;
   /** The most characters of one tool message the model is sent (default `defaultMaxToolResultChars`); a tool's own `maxResultChars` overrides it. */
   readonly maxResultChars?: number;
-  /** Receives one `toolResult` chunk per call, in call order, then a `finish` chunk. */
+  /** Receives one `toolResult` chunk per call as it is committed (unknown tools first, then batch after batch), then a `finish` chunk. */
   readonly streamingCallback?: StreamingCallback;
   /** Decisions of people about calls, by call index: rejected calls do not run, modified ones run with the new arguments. */
   readonly decisions?: ReadonlyMap<number, ConfirmationDecision>;
@@ -62,7 +67,7 @@ export interface InvokeToolsOptions {
   readonly observer?: RunObserver;
   /** Agent tools' sub-runs (an Agent run's step only): how deep, what to continue, what paused. */
   readonly nested?: NestedStep;
-  /** Told of each call as it ends, in call order, before its result is committed: may replace the result (of a call that succeeded) or the text the model gets. */
+  /** Told of each call as it ends, in commit order, before its result is committed: may replace the result (of a call that succeeded) or the text the model gets. */
   readonly afterCall?: (call: EndedCall) => AfterCallChange | undefined | Promise<AfterCallChange | undefined>;
 }
 
@@ -127,24 +132,30 @@ type Execution =
 export type Injected = ReadonlyArray<{ readonly label: string; readonly value: unknown }>;
 
 /**
- * Runs one step's tool calls: calls run concurrently up to `concurrency`; results are merged
- * into State and turned into messages in the order the model made the calls, whatever order they
- * finish in. A call that reads a key (inputsFromState) an earlier call writes (outputsToState)
- * starts only after that write; a tool that uses the whole State is ordered against every call.
+ * Runs one step's tool calls as Haystack main's `_run_tool` does: calls run concurrently up to
+ * `concurrency`, in batches (`scheduleCalls`) so that a call reading a state key (inputsFromState)
+ * starts after every call of the step that writes it (outputsToState), whatever order the model
+ * asked for. Results are merged into State batch after batch (each in call order); the messages
+ * come back with the unknown-tool errors first, then the other calls in the model's order.
  */
 export async function invokeTools(calls: readonly ToolCall[], options: InvokeToolsOptions, step: StepIdentity = outsideARun): Promise<ToolCallOutcome[]> {
   const { tools, state, abort } = options;
   const resolved = calls.map((call) => tools.get(call.toolName));
-  const waitsFor = dependencies(resolved);
-  // Gates and a semaphore only when a step needs them: most steps have no dependencies and fewer
+  // Haystack main raises for an unknown tool before any call runs (`_resolve_tool_calls`).
+  if (options.raiseOnFailure) {
+    const unknown = calls.findIndex((call, index) => !resolved[index] && !options.nested?.done?.has(index));
+    if (unknown >= 0) throw toolNotFound(calls[unknown]!, [...tools.keys()]).error;
+  }
+  const schedule = scheduleCalls(resolved);
+  // Gates and a semaphore only when a step needs them: most steps have one batch and fewer
   // calls than the concurrency limit.
-  const committed = waitsFor.some((d) => d !== undefined) ? calls.map(() => deferred()) : undefined;
+  const committed = schedule.lastOfBatch.length > 1 ? calls.map(() => deferred()) : undefined;
   const semaphore = calls.length > options.concurrency ? new Semaphore(options.concurrency) : undefined;
   // The calls that started running, under observation (with hooks or a tracer only).
   const observed: Array<ToolCallObservation | undefined> | undefined = options.observer && [];
 
   const nested = options.nested;
-  // Calls not answered in this pass (paused, or waiting for a paused call): those after them that wait for them are held back too.
+  // Calls not answered in this pass (paused, or waiting for a paused call): the calls of later batches are held back too.
   const heldBack = nested && new Set<number>();
   const executions = calls.map(async (call, index): Promise<Execution> => {
     const done = nested?.done?.get(index);
@@ -161,10 +172,10 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
       if (!modified.ok) return { ok: false, failure: invalidUserArguments(tool.name, modified.problems, Object.keys(tool.parameters.properties ?? {})), decision };
       args = modified.value;
     }
-    const dependency = waitsFor[index];
-    if (dependency !== undefined) {
-      await committed![dependency]!.promise;
-      if (heldBack?.has(dependency)) return { held: "waiting" };
+    const batch = schedule.batch[index]!;
+    if (batch > 0) {
+      await committed![schedule.lastOfBatch[batch - 1]!]!.promise;
+      if (heldBack && heldBack.size > 0) return { held: "waiting" };
     }
     abort.throwIfAborted();
     const release = semaphore && (await semaphore.acquire());
@@ -179,13 +190,16 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
   });
   for (const execution of executions) execution.catch(ignore);
 
+  // Committed in schedule order; unknown tools first (they commit nothing), as Haystack lists their errors first.
   const outcomes: ToolCallOutcome[] = [];
+  const known: Array<ToolCallOutcome | undefined> = [];
+  const commitOrder = schedule.order.length === calls.length ? schedule.order : [...calls.keys()].filter((index) => !resolved[index]).concat(schedule.order);
   try {
-    for (let index = 0; index < calls.length; index++) {
+    for (const index of commitOrder) {
       const call = calls[index]!;
       const execution = await executions[index]!;
       if (execution.held) {
-        if (execution.held === "done") outcomes.push(execution.outcome);
+        if (execution.held === "done") known[index] = execution.outcome;
         else {
           heldBack!.add(index);
           if (execution.held === "paused") {
@@ -207,7 +221,7 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
       if (!committedCall.ok && committedCall.failure.fault) {
         options.reportFault(committedCall.failure.fault, { toolName: resolved[index]!.name, call, run: step === outsideARun ? undefined : step, observer: options.observer });
       }
-      if (!committedCall.ok && options.raiseOnFailure && committedCall.failure.raise !== false) {
+      if (!committedCall.ok && ((committedCall.failure.raise === true && options.raiseHandlerFaults) || (options.raiseOnFailure && committedCall.failure.raise !== false))) {
         observed?.[index]?.abandon(committedCall.failure.error);
         throw committedCall.failure.error;
       }
@@ -217,7 +231,9 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
       const message = ChatMessage.fromTool(content, decidedCall(call, execution.decision), execution.decision ? { error: !committedCall.ok, meta: decisionMeta(call, execution.decision) } : { error: !committedCall.ok });
       // A call that never ran (unknown tool, invalid arguments, rejected, no injected value) starts and ends at once.
       if (observed) (observed[index] ?? options.observer!.toolNeverRan(step.step, call)).end(message, committedCall.ok ? undefined : committedCall.failure, execution.injected ?? noneInjected);
-      outcomes.push({ index, toolCall: call, message, failed: !committedCall.ok, ...(committedCall.ok && execution.ok && { value: change && "result" in change ? change.result : execution.result }) });
+      const outcome: ToolCallOutcome = { index, toolCall: call, message, failed: !committedCall.ok, ...(committedCall.ok && execution.ok && { value: change && "result" in change ? change.result : execution.result }) };
+      if (resolved[index]) known[index] = outcome;
+      else outcomes.push(outcome);
       if (options.streamingCallback) await emit(options, { type: "toolResult", index, toolCall: call, result: message.toolCallResult! });
     }
   } catch (error) {
@@ -230,6 +246,7 @@ export async function invokeTools(calls: readonly ToolCall[], options: InvokeToo
     if (observed) for (const observation of observed) observation?.abandon(callerAborted ? abort.abortError() : error);
     throw callerAborted ? abort.abortError() : error;
   }
+  for (const outcome of known) if (outcome) outcomes.push(outcome);
   if (calls.length > 0 && options.streamingCallback && !nested?.paused.size) await emit(options, { type: "finish", finishReason: "tool_call_results" });
   return outcomes;
 }

@@ -2,6 +2,7 @@ import type { ToolCall } from "../chat/chatMessage";
 import {
   type ArgumentProblem,
   StateMergeError,
+  StateTypeError,
   ToolArgumentsError,
   ToolInvocationError,
   ToolNotFoundError,
@@ -21,7 +22,12 @@ import type { ToolFault } from "./toolFault";
 export interface ToolCallFailure {
   readonly message: string;
   readonly error: ToolwrightError;
-  /** False for outcomes a person chose (a rejection): they never make the run throw. */
+  /**
+   * False for outcomes a person chose (a rejection): they never make the run throw. True for a
+   * developer's bug that must reach the developer (a merge handler that threw): an Agent run throws
+   * even without `raiseOnToolInvocationFailure`, as Haystack main does (`_merge_tool_outputs_into_state`);
+   * ToolRunner, which answers every failure, does not (`InvokeToolsOptions.raiseHandlerFaults`).
+   */
   readonly raise?: boolean;
   /** Set when the developer has something to fix (a tool that threw, a run without an injected value): reported to `onToolError` and the debug log. */
   readonly fault?: ToolFault;
@@ -121,7 +127,10 @@ export function toolTimedOut(toolName: string, timeoutMs: number, cause: unknown
 export function mergeFailed(toolName: string, failure: MergeFailure, detail: string): ToolCallFailure {
   const { stateKey, error: cause } = failure;
   const message = `Tool '${toolName}' ran, but its output could not be merged into state key '${stateKey}': ${detail}`;
-  return { message, error: new StateMergeError(message, toolName, stateKey, { cause }), fault: { kind: "outputsToState", error: cause, stateKey } };
+  // A handler that threw is the developer's bug and fails the run (Haystack main raises for it whatever
+  // raise_on_tool_invocation_failure says); a value its key's type rejects (a check Haystack lacks) goes to the model.
+  const handlerThrew = !(cause instanceof StateTypeError);
+  return { message, error: new StateMergeError(message, toolName, stateKey, { cause }), fault: { kind: "outputsToState", error: cause, stateKey }, ...(handlerThrew && { raise: true }) };
 }
 
 /** Turning the result into text failed. */

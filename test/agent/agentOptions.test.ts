@@ -9,7 +9,8 @@ import { agentOptions } from "../../src/agent/agentOptions";
 // accepted by new Agent, Agent.fromJSON and the published JSON Schema; `invalid` are refused by
 // all three; `codeOnly` are accepted in code but refused as data, where the spec gives the
 // definition a narrower rule (a bound an untrusted file must keep); `unknownName` are refused by
-// new Agent and Agent.fromJSON for naming no tool of the Agent, which a JSON Schema cannot know.
+// Agent.fromJSON for naming no tool of the Agent, which a JSON Schema cannot know, and accepted by
+// new Agent, where a run may give the tool (Haystack main allows it; the run checks: #33).
 const examples: Record<string, { valid: unknown[]; invalid: unknown[]; codeOnly: unknown[]; unknownName?: unknown[] }> = {
   name: { valid: ["desk", "x".repeat(200)], invalid: ["", "x".repeat(201), 42, null, ["desk"]], codeOnly: [] },
   systemPrompt: { valid: ["You help.", ""], invalid: [42, null, {}, ["You help."]], codeOnly: ["x".repeat(100_001)] },
@@ -82,9 +83,9 @@ describe("agentOptions", () => {
     }
 
     if (unknownName.length > 0) {
-      it.each(unknownName.map((value) => [JSON.stringify(value).slice(0, 40), value]))("refuses %s in code and in a definition, for naming no tool of the Agent", (_label, value) => {
+      it.each(unknownName.map((value) => [JSON.stringify(value).slice(0, 40), value]))("accepts %s in code, where a run may give the tool, and refuses it in a definition", (_label, value) => {
         const { code, data } = verdicts(option, value);
-        expect(code).toMatch(/^Agent: Agent has .*, which is neither "text" nor the name of one of its tools\. Valid exit conditions: text, escalate\.$/);
+        expect(code).toBe(true);
         expect(data).toBe(option);
       });
     }

@@ -54,8 +54,9 @@ describe("a Toolset whose tools change", () => {
     const agent = new Agent({ chatGenerator: new ScriptedChatGenerator([]), tools: [toolset], exitConditions: ["finish"] });
     toolset.set([echo("a")]);
 
+    // Since #33 the exit conditions are checked against each run's tools when it starts (Agent.run).
     await expect(agent.run({ messages: [ChatMessage.fromUser("go")] })).rejects.toThrow(
-      new ConfigurationError("Agent", `Agent has exit condition 'finish', which is neither "text" nor the name of one of its tools. Valid exit conditions: text, a.`),
+      new ConfigurationError("Agent.run", `Agent has exit condition 'finish', which names none of this run's tools (a); give the run that tool (new Agent({ tools }) or agent.run({ tools })) or correct the condition.`),
     );
   });
 

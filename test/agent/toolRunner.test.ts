@@ -41,6 +41,30 @@ describe("ToolRunner", () => {
     expect(runner.tools[0]!.parameters.properties).toEqual({ text: { type: "string" } });
   });
 
+  // An Agent run fails for a merge handler that throws (Haystack main; test/agent/haystackSemantics.test.ts); a
+  // ToolRunner answers every failure, so that its callers (serveMcp) get an error result instead of a rejection.
+  it("answers a merge handler that throws with an error result", async () => {
+    const tally = new Tool({
+      name: "tally",
+      description: "Counts.",
+      parameters: z.object({}),
+      outputsToState: {
+        notes: {
+          source: "note",
+          handler: () => {
+            throw new Error("read-only notes");
+          },
+        },
+      },
+      function: () => ({ note: "x" }),
+    });
+    const runner = new ToolRunner({ tools: [tally], stateSchema });
+
+    const result = await runner.call(runner.newState(), { name: "tally", arguments: {} });
+
+    expect(result).toEqual({ text: "Tool 'tally' ran, but its output could not be merged into state key 'notes': read-only notes.", error: true });
+  });
+
   it("refuses an injected parameter from the caller, as from a model, and redacts injected values in failures", async () => {
     const runner = runnerWith();
     const state = runner.newState({ owner: "ann-secret-owner" });

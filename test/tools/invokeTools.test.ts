@@ -538,7 +538,10 @@ describe("invokeTools", () => {
       expect(chunks).toEqual(["0:true:Tool 'missing' not found. Available tools: ok.", "1:false:fine", "finish"]);
     });
 
-    it("starts a call that reads a key an earlier call writes only after that write, and it sees the value", async () => {
+    // Haystack main runs a step in batches (`_schedule_tool_calls`, haystack/components/agents/tool_calling.py): the
+    // reader starts once the whole batch before it (the writer and the unrelated call) is in. toolwright did the same
+    // for the writer alone before #33.
+    it("starts a call that reads a key another call writes after that call's batch is committed, and it sees the value", async () => {
       const state = makeState({ customer_id: "c-old" });
       const login = controlledTool("login", { outputsToState: { customer_id: { source: "customerId" } } });
       const unrelated = controlledTool("unrelated");
@@ -563,14 +566,18 @@ describe("invokeTools", () => {
 
       login.find(0).done.resolve({ customerId: "c-new" });
       await flush();
+      expect(readerStarted).toBe(false);
+      unrelated.find(1).done.resolve("ok");
+      await flush();
 
       expect(readerStarted).toBe(true);
       expect(seen).toBe("c-new");
-      unrelated.find(1).done.resolve("ok");
-      await running;
+      expect((await running).map((o) => o.message.toolCallResult?.result)).toEqual(['{"customerId":"c-new"}', "read", "ok"]);
     });
 
-    it("does not make a reader wait for a later writer", async () => {
+    // Haystack main: a reader waits for a writer whatever order the model asked for (test_agent.py
+    // read-after-write tests; `_schedule_tool_calls`). Before #33 toolwright let this reader see the old value.
+    it("makes a reader called before a writer wait for it, and answers in the model's order", async () => {
       const state = makeState({ customer_id: "c-old" });
       let seen: unknown;
       const reader = makeTool(
@@ -583,30 +590,57 @@ describe("invokeTools", () => {
       );
       const login = makeTool("login", () => ({ customerId: "c-new" }), { outputsToState: { customer_id: { source: "customerId" } } });
 
-      await invokeTools([call("reader"), call("login")], options([reader, login], { state }));
+      const outcomes = await invokeTools([call("reader"), call("login")], options([reader, login], { state }));
 
-      expect(seen).toBe("c-old");
+      expect(seen).toBe("c-new");
       expect(state.get("customer_id")).toBe("c-new");
+      expect(outcomes.map((o) => o.toolCall.toolName)).toEqual(["reader", "login"]);
     });
 
-    it("orders a usesState tool against every other call", async () => {
-      const first = controlledTool("first");
-      const stateful = controlledTool("stateful", { usesState: true });
-      const last = controlledTool("last");
+    // Haystack main streams each result as it is merged (`_run_tool`: batch after batch) and lists the
+    // unknown-tool errors first; the returned messages keep the model's order after those errors.
+    it("streams results in merge order and returns unknown-tool errors first, then the model's order", async () => {
+      const state = makeState({ customer_id: "c-old" });
+      const chunks: string[] = [];
+      const reader = makeTool("reader", (args) => `saw ${String(args.customerId)}`, { parameters: { type: "object", properties: { customerId: { type: "string" } } }, inputsFromState: { customer_id: "customerId" } });
+      const login = makeTool("login", () => ({ customerId: "c-new" }), { outputsToState: { customer_id: { source: "customerId" } } });
 
-      const running = invokeTools([call("first", { n: 0 }), call("stateful", { n: 1 }), call("last", { n: 2 })], options([first.tool, stateful.tool, last.tool]));
+      const outcomes = await invokeTools([call("reader"), call("ghost"), call("login")], options([reader, login], { state, streamingCallback: (chunk) => void chunks.push(chunk.type === "toolResult" ? `${chunk.index}` : chunk.type) }));
+
+      expect(chunks).toEqual(["1", "2", "0", "finish"]);
+      expect(outcomes.map((o) => [o.index, o.message.toolCallResult?.result])).toEqual([
+        [1, "Tool 'ghost' not found. Available tools: reader, login."],
+        [0, "saw c-new"],
+        [2, '{"customerId":"c-new"}'],
+      ]);
+    });
+
+    // Haystack main: a tool given the State reads and writes every key (`_state_io_for_call`), so it
+    // waits for every writer and every reader waits for it; a call that touches no key runs beside it.
+    it("orders a usesState tool against the calls that read or write state, and runs the others beside it", async () => {
+      const state = makeState({ customer_id: "c-old" });
+      const first = controlledTool("first", { outputsToState: { customer_id: { source: "customerId" } } });
+      const stateful = controlledTool("stateful", { usesState: true });
+      const free = controlledTool("free");
+      const last = controlledTool("last", { inputsFromState: { customer_id: "customerId" }, parameters: { type: "object", properties: { n: { type: "number" }, customerId: { type: "string" } } } });
+
+      const running = invokeTools(
+        [call("first", { n: 0 }), call("stateful", { n: 1 }), call("free", { n: 2 }), call("last", { n: 3 })],
+        options([first.tool, stateful.tool, free.tool, last.tool], { state }),
+      );
       await flush();
 
-      expect([first.tracker.started, stateful.tracker.started, last.tracker.started]).toEqual([1, 0, 0]);
-      first.find(0).done.resolve("1");
+      expect([first.tracker.started, stateful.tracker.started, free.tracker.started, last.tracker.started]).toEqual([1, 0, 1, 0]);
+      first.find(0).done.resolve({ customerId: "c-new" });
+      free.find(2).done.resolve("free");
       await flush();
       expect([stateful.tracker.started, last.tracker.started]).toEqual([1, 0]);
       stateful.find(1).done.resolve("2");
       await flush();
       expect(last.tracker.started).toBe(1);
-      last.find(2).done.resolve("3");
+      last.find(3).done.resolve("3");
 
-      expect((await running).map((o) => o.message.toolCallResult?.result)).toEqual(["1", "2", "3"]);
+      expect((await running).map((o) => o.message.toolCallResult?.result)).toEqual(['{"customerId":"c-new"}', "2", "free", "3"]);
     });
   });
 
@@ -697,13 +731,18 @@ describe("invokeTools", () => {
       expect(readerFn).not.toHaveBeenCalled();
     });
 
-    it("keeps the merges of the calls before the failing one", async () => {
+    // Haystack main raises for an unknown tool in `_resolve_tool_calls`, before any call runs; before #33
+    // toolwright ran and merged the calls before it.
+    it("runs no call when one names an unknown tool", async () => {
       const state = makeState({ log: [] });
-      const write = makeTool("write", () => ({ log: ["w"] }), { outputsToState: { log: { source: "log" } } });
+      let ran = false;
+      const write = makeTool("write", () => ((ran = true), { log: ["w"] }), { outputsToState: { log: { source: "log" } } });
 
-      await rejection(invokeTools([call("write"), call("missing")], options([write], { ...raise, state })));
+      const error = await rejection(invokeTools([call("write"), call("missing")], options([write], { ...raise, state })));
 
-      expect(state.get("log")).toEqual(["w"]);
+      expect(error.message).toBe("Tool 'missing' not found. Available tools: write.");
+      expect(ran).toBe(false);
+      expect(state.get("log")).toEqual([]);
     });
   });
 

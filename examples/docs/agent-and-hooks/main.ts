@@ -91,7 +91,8 @@ async function agentOptions(): Promise<void> {
   assert.deepEqual([...new Set(chunks.map((chunk) => chunk.type))].sort(), ["finish", "text", "toolCallDelta", "toolResult"]);
 
   // Construction checks: a ConfigurationError naming the subject, the rule and the fix.
-  assert.throws(() => new Agent({ chatGenerator, tools: [searchTickets], stateSchema: supportState, exitConditions: ["close_ticket"] }), { name: "ConfigurationError" });
+  // An exit condition may name a tool a run brings (agent.run({ tools })); the run checks it when it starts.
+  await assert.rejects(new Agent({ chatGenerator, tools: [searchTickets], stateSchema: supportState, exitConditions: ["close_ticket"] }).run({ messages: [ChatMessage.fromUser("Close it")] }), { name: "ConfigurationError" });
   assert.throws(() => new Agent({ chatGenerator, tools: [searchTickets, searchTickets], stateSchema: supportState }), { name: "ConfigurationError" });
   assert.throws(() => new Agent({ chatGenerator, tools: [searchTickets] }), { name: "ConfigurationError" });
   assert.throws(() => new Agent({ chatGenerator, stateSchema: { stepCount: { type: z.number() } } }), { name: "ConfigurationError" });
