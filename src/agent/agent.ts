@@ -520,7 +520,7 @@ async function promptOf<S extends StateSchema>(source: PromptSource<S>): Promise
   data.messages = Object.freeze([...messages]);
   if (isPromptTemplate(prompt)) {
     const values = { ...data, ...run().variables };
-    if (prompt.messageBlocks.length === 0) return prompt.render(values);
+    if (!prompt.rendersMessages) return prompt.render(values);
     if (subject === "Agent.run") checkPromptBlocks(subject, name, prompt);
     return promptMessage(subject, name, prompt, values);
   }

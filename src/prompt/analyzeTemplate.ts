@@ -23,7 +23,7 @@ import type {
   UnaryExpression,
 } from "@huggingface/jinja/dist/ast";
 import { PromptTemplateError } from "../errors";
-import { messageFilterName } from "./messageBlocks";
+import { insertFilterName, messageFilterName } from "./messageBlocks";
 import { narrowing } from "./narrowing";
 import { templateLimits } from "./templateLimits";
 import { filterAliases, templateFilters, templateGlobals, templateTests } from "./templateNames";
@@ -284,7 +284,7 @@ class Analyzer {
     const id = callee as Identifier;
     id.value = filterAliases.get(id.value) ?? id.value;
     if (id.value === "templatize_part") this.templatizesParts = true;
-    else if (id.value !== messageFilterName && !knownFilters.has(id.value)) throw this.error(`uses the filter '${id.value}', which toolwright's templates do not have: use one of ${templateFilters.join(", ")}`);
+    else if (id.value !== messageFilterName && id.value !== insertFilterName && !knownFilters.has(id.value)) throw this.error(`uses the filter '${id.value}', which toolwright's templates do not have: use one of ${templateFilters.join(", ")}`);
     if (filter.type === "CallExpression") for (const arg of (filter as CallExpression).args) this.expression(arg, scope, false, depth);
     return id.value;
   }

@@ -14,6 +14,8 @@ export interface CompiledTemplate {
   readonly plan: TemplatePlan;
   /** The template's `{% message %}` blocks as written; empty for a template that renders to text. */
   readonly blocks: readonly MessageBlockTag[];
+  /** Whether it renders to messages: it has a `{% message %}` block or an `{% insert %}` tag. */
+  readonly rendersMessages: boolean;
 }
 
 /**
@@ -60,10 +62,11 @@ export function compileTemplate(source: string, name: string): CompiledTemplate 
     throw syntaxError(name, line, error instanceof Error ? error.message : String(error), error);
   }
   const plan = analyzeTemplate(program, name);
+  const rendersMessages = rewritten.blocks.length + rewritten.inserts > 0;
   if (plan.templatizesParts && rewritten.blocks.length === 0) {
     throw new PromptTemplateError(name, `${name} template uses templatize_part but has no {% message %} block: a part belongs to a message; write the template as {% message role="user" %}…{{ image | templatize_part }}…{% endmessage %}.`);
   }
-  return { name, program, plan, blocks: rewritten.blocks };
+  return { name, program, plan, blocks: rewritten.blocks, rendersMessages };
 }
 
 function syntaxError(name: string, line: number, message: string, cause: unknown): PromptTemplateError {

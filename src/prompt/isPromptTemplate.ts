@@ -18,15 +18,17 @@ export interface PromptTemplate {
    * that renders to text.
    */
   readonly messageBlocks: readonly MessageBlockTag[];
+  /** Whether it renders to messages (`renderMessages`): it has a `{% message %}` block or an `{% insert %}` tag. */
+  readonly rendersMessages: boolean;
   /**
-   * Renders a template without message blocks to its text; throws PromptTemplateError for a
-   * missing variable or a failure while rendering, or for a template with message blocks.
+   * Renders a template that does not render to messages to its text; throws PromptTemplateError for a
+   * missing variable or a failure while rendering, or for a template that renders to messages.
    */
   render(values: Readonly<Record<string, unknown>>): string;
   /**
-   * Renders a template with message blocks to its messages, as Haystack's `ChatPromptBuilder`
-   * does (each block's text stripped; nothing but whitespace outside the blocks); throws
-   * PromptTemplateError as `render` does, and for a template without message blocks.
+   * Renders a template with message blocks (or `{% insert %}` tags) to its messages, as
+   * Haystack's `ChatPromptBuilder` does (each block's text stripped; nothing but whitespace outside
+   * the blocks); throws PromptTemplateError as `render` does, and for a template of text.
    */
   renderMessages(values: Readonly<Record<string, unknown>>): ChatMessage[];
 }

@@ -10,6 +10,9 @@ export const messageRoles: readonly string[] = Object.freeze(["user", "system", 
  */
 export const messageFilterName = "message block";
 
+/** The filter Haystack main's `{% insert expression %}` tag becomes (also unnameable). */
+export const insertFilterName = "insert messages";
+
 /** The keyword argument that carries a block's line to the interpreter (also unnameable). */
 export const messageLineKey = "message line";
 
@@ -20,7 +23,8 @@ export interface MessageBlockTag {
 }
 
 /**
- * Rewrites Haystack's `{% message role=… name=… meta=… %}…{% endmessage %}` (the
+ * Rewrites Haystack's `{% message role=… name=… meta=… %}…{% endmessage %}` and main's
+ * `{% insert expression %}` (the
  * `ChatMessageExtension` of `haystack/utils/jinja2_chat_extension.py`) into a `{% filter %}` block
  * over `messageFilterName` with the attributes as keyword arguments, which the interpreter turns
  * into a message. Checks here what Haystack's parser checks (`role` first and required, a literal
@@ -28,17 +32,31 @@ export interface MessageBlockTag {
  * through but no message can be built from: a block inside a block, an `{% endmessage %}` with no
  * block open. Errors name the template and the tag's line.
  */
-export function rewriteMessageBlocks(lexed: LexedTemplate, name: string): { lexed: LexedTemplate; blocks: readonly MessageBlockTag[] } {
+export function rewriteMessageBlocks(lexed: LexedTemplate, name: string): { lexed: LexedTemplate; blocks: readonly MessageBlockTag[]; inserts: number } {
   const { tokens, offsets, source } = lexed;
   const out: TemplateToken[] = [];
   const outOffsets: number[] = [];
   const blocks: MessageBlockTag[] = [];
   let open: number | undefined;
+  let inserts = 0;
   const fail = (problem: string): PromptTemplateError => new PromptTemplateError(name, `${name} template ${problem}.`);
   let i = 0;
   while (i < tokens.length) {
     const token = tokens[i]!;
     const keyword = token.type === "OpenStatement" && tokens[i + 1]?.type === "Identifier" ? tokens[i + 1]!.value : undefined;
+    if (keyword === "insert") {
+      // Haystack main's `{% insert messages %}`: `{{ (messages) | insert }}`, the messages' markers printed in place.
+      const line = lineAt(source, offsets[i]!);
+      let close = i + 2;
+      while (close < tokens.length && tokens[close]!.type !== "CloseStatement") close++;
+      if (close >= tokens.length) throw fail(`ends (on line ${lineAt(source, source.length)}) inside the {% insert %} tag opened on line ${line}: close the tag with %}`);
+      if (close === i + 2) throw fail(`has an {% insert %} tag on line ${line} without an expression: write {% insert messages %} (or messages[-1:], previous + current) for a ChatMessage or a list of them`);
+      out.push({ type: "OpenExpression", value: "{{" }, { type: "OpenParen", value: "(" }, ...tokens.slice(i + 2, close), { type: "CloseParen", value: ")" }, { type: "Pipe", value: "|" }, { type: "Identifier", value: insertFilterName }, { type: "CloseExpression", value: "}}" });
+      outOffsets.push(offsets[i]!, offsets[i]!, ...offsets.slice(i + 2, close), offsets[close]!, offsets[close]!, offsets[close]!, offsets[close]!);
+      inserts++;
+      i = close + 1;
+      continue;
+    }
     if (keyword !== "message" && keyword !== "endmessage") {
       out.push(token);
       outOffsets.push(offsets[i]!);
@@ -93,7 +111,7 @@ export function rewriteMessageBlocks(lexed: LexedTemplate, name: string): { lexe
   if (open !== undefined) {
     throw fail(`opens a {% message %} block on line ${open} that is never closed: end it with {% endmessage %}`);
   }
-  return { lexed: { source, tokens: out, offsets: outOffsets }, blocks };
+  return { lexed: { source, tokens: out, offsets: outOffsets }, blocks, inserts };
 }
 
 /** The tokens of one `key=value` attribute: the key at `keyAt`, the value from `start` to `end`. */

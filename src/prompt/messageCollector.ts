@@ -88,6 +88,26 @@ export class MessageCollector {
   }
 
   /**
+   * Records the messages of Haystack main's `{% insert expression %}` (`_build_inserted_messages_json`)
+   * and returns their markers: a ChatMessage (its template form) or a list of them; nothing for
+   * an empty list or none.
+   */
+  insert(value: unknown): string {
+    if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) return "";
+    const items = Array.isArray(value) ? value : [value];
+    let markers = "";
+    for (const item of items) {
+      const message = messageOf(item);
+      if (message === undefined) {
+        throw this.error(`has an {% insert %} whose expression is not a ChatMessage or a list of ChatMessages (${Array.isArray(value) ? "an item is " : ""}${describeJson(item)}): insert the run's messages, such as {% insert messages %} or {% insert messages[-1:] %}`);
+      }
+      this.#messages.push(message);
+      markers += `\u0000${this.#nonce}:m${this.#messages.length - 1}\u0000`;
+    }
+    return markers;
+  }
+
+  /**
    * The messages of a rendered output, in order. As Haystack's `ChatPromptBuilder`, which reads
    * the output line by line as message JSON, anything but whitespace outside the blocks is an
    * error; a part outside every block is too.
@@ -122,4 +142,22 @@ function mediaOf(json: unknown): ImageContent | FileContent | undefined {
   if ("base64_image" in fields || ("url" in fields && "detail" in fields)) return ImageContent.fromJSON(fields, "templatize_part");
   if ("base64_data" in fields || ("url" in fields && "filename" in fields)) return FileContent.fromJSON(fields, "templatize_part");
   return undefined;
+}
+
+// A ChatMessage's template form (its toJSON() plus `text` and `role`) back as a message.
+function messageOf(json: unknown): ChatMessage | undefined {
+  if (typeof json !== "object" || json === null || Array.isArray(json) || !("content" in json) || !("role" in json)) return undefined;
+  const { text: _text, ...form } = json as Record<string, unknown>;
+  try {
+    return ChatMessage.fromJSON(form);
+  } catch {
+    return undefined;
+  }
+}
+
+function describeJson(value: unknown): string {
+  if (value === null) return "None";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  return `${typeof value === "string" ? "the string" : typeof value === "number" ? "the number" : "the value"} ${JSON.stringify(value).slice(0, 40)}`;
 }

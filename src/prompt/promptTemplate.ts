@@ -61,12 +61,13 @@ export function promptTemplate(source: string, options: PromptTemplateOptions = 
       name,
       variables: compiled.plan.variables,
       messageBlocks: Object.freeze(compiled.blocks),
+      rendersMessages: compiled.rendersMessages,
       render: (values: Readonly<Record<string, unknown>>) => {
-        if (compiled.blocks.length > 0) throw new PromptTemplateError(name, `${name} template has {% message %} blocks, so it renders to messages, not text: call renderMessages.`);
+        if (compiled.rendersMessages) throw new PromptTemplateError(name, `${name} template has {% message %} blocks or {% insert %} tags, so it renders to messages, not text: call renderMessages.`);
         return renderTemplate(compiled, values);
       },
       renderMessages: (values: Readonly<Record<string, unknown>>) => {
-        if (compiled.blocks.length === 0) throw new PromptTemplateError(name, `${name} template has no {% message %} block, so it renders to text, not messages: call render, or wrap the text in {% message role="user" %}…{% endmessage %}.`);
+        if (!compiled.rendersMessages) throw new PromptTemplateError(name, `${name} template has no {% message %} block, so it renders to text, not messages: call render, or wrap the text in {% message role="user" %}…{% endmessage %}.`);
         return renderMessages(compiled, values);
       },
     }),

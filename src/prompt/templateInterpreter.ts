@@ -15,7 +15,7 @@ import type { TemplatePlan } from "./analyzeTemplate";
 import { checkIndent, checkRepeat, checkReplace, spendOnReach, templateJoin } from "./boundedFilters";
 import { callArguments, type CallArguments, noArguments } from "./callArguments";
 import { jinja, type JinjaPackage } from "./jinjaPackage";
-import { messageFilterName, messageLineKey } from "./messageBlocks";
+import { insertFilterName, messageFilterName, messageLineKey } from "./messageBlocks";
 import type { MessageCollector } from "./messageCollector";
 import { missingMember } from "./missingMember";
 import type { RenderBudget } from "./renderBudget";
@@ -186,6 +186,11 @@ function defineInterpreter(Base: JinjaPackage["Interpreter"]): InterpreterClass 
     private applyFilterTo(operand: TemplateValue, filter: Identifier | CallExpression, environment: Environment): TemplateValue {
       const callee = (filter.type === "CallExpression" ? (filter as CallExpression).callee : filter) as Identifier;
       const name = callee.value;
+      if (name === insertFilterName) {
+        const { messages, budget, template } = this.session;
+        if (!messages) throw new Error("{% insert %} renders only in a message template");
+        return this.text(messages.insert(operand.type === "UndefinedValue" ? undefined : JSON.parse(templateJson(operand, undefined, budget, template))), environment);
+      }
       if (name === "templatize_part") {
         const { messages, budget, template } = this.session;
         if (!messages || filter.type === "CallExpression") throw new Error("templatize_part takes no arguments");

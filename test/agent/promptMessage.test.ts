@@ -102,3 +102,17 @@ describe("Agent prompts with {% message %} blocks", () => {
     );
   });
 });
+
+describe("Agent prompts with {% insert %}", () => {
+  it("sends the one message a userPrompt's insert makes, and refuses more (Haystack main checks the rendered count the same way)", async () => {
+    const userPrompt = promptTemplate("{% insert history[-1] %}", { name: "userPrompt" });
+    const { agent, chatGenerator } = agentWith({ userPrompt });
+    await agent.run({ promptVariables: { history: [ChatMessage.fromUser("old"), ChatMessage.fromUser("latest")] } });
+    expect(chatGenerator.requests[0]!.messages).toEqual([ChatMessage.fromUser("latest")]);
+
+    const all = promptTemplate("{% insert history %}", { name: "userPrompt" });
+    await expect(agentWith({ userPrompt: all }).agent.run({ promptVariables: { history: [ChatMessage.fromUser("a"), ChatMessage.fromUser("b")] } })).rejects.toThrow(
+      "Agent has a userPrompt template that rendered 2 messages; it must render exactly one user message: make its {% message %} block run once.",
+    );
+  });
+});

@@ -261,7 +261,7 @@ describe("promptTemplate with {% message %} blocks: errors", () => {
       'prompt template uses templatize_part but has no {% message %} block: a part belongs to a message; write the template as {% message role="user" %}…{{ image | templatize_part }}…{% endmessage %}.',
     );
     expect(() => promptTemplate(`{% message role="user" %}Hi{% endmessage %}`).render({})).toThrow(
-      "prompt template has {% message %} blocks, so it renders to messages, not text: call renderMessages.",
+      "prompt template has {% message %} blocks or {% insert %} tags, so it renders to messages, not text: call renderMessages.",
     );
     expect(() => promptTemplate("Hi").renderMessages({})).toThrow(
       'prompt template has no {% message %} block, so it renders to text, not messages: call render, or wrap the text in {% message role="user" %}…{% endmessage %}.',
@@ -271,6 +271,68 @@ describe("promptTemplate with {% message %} blocks: errors", () => {
   it("keeps the render budget inside blocks", () => {
     expect(failure(`{% for i in range(200000) %}{% message role="user" %}{{ i }}{% endmessage %}{% endfor %}`)).toBe(
       "userPrompt template exceeded its budget of 1,000,000 steps: it loops or copies too much; loop over less data, or do the work before rendering and pass the result as a variable.",
+    );
+  });
+});
+
+// Haystack main only (ChatMessageExtension's `insert` tag; not in 2.31), TestInsertTag.
+describe("promptTemplate with {% insert %}", () => {
+  const three = [ChatMessage.fromUser("a"), ChatMessage.fromAssistant("b"), ChatMessage.fromUser("c")];
+
+  it("expands a list of messages between literal blocks (test_interleaved_with_literal_message_blocks)", () => {
+    const source = `
+        {% message role="system" %}You are helpful.{% endmessage %}
+        {% insert messages %}
+        {% message role="user" %}{{ query }}{% endmessage %}
+        `;
+    const runtime = [ChatMessage.fromUser("first"), ChatMessage.fromAssistant("second")];
+    expect(messages(source, { messages: runtime, query: "final question" })).toEqual([
+      ChatMessage.fromSystem("You are helpful."),
+      ...runtime,
+      ChatMessage.fromUser("final question"),
+    ]);
+  });
+
+  it("takes an index, a slice or a sum, and expands an empty list to nothing (test_single_index, test_slice, test_combine_multiple_variables, test_empty_messages_expands_to_nothing)", () => {
+    expect(messages("{% insert messages[-1] %}", { messages: three })).toEqual([three[2]]);
+    expect(messages("{% insert messages[-1:] %}", { messages: three })).toEqual(three.slice(-1));
+    expect(messages("{% insert messages[:-1] %}", { messages: three })).toEqual(three.slice(0, -1));
+    expect(messages("{% insert previous + current %}", { previous: three.slice(0, 2), current: three.slice(2) })).toEqual(three);
+    expect(messages("{% insert messages %}", { messages: [] })).toEqual([]);
+  });
+
+  it("splits, reorders and repeats messages (test_multiple_inserts_split_and_reorder)", () => {
+    const runtime = [ChatMessage.fromSystem("S"), ChatMessage.fromUser("u1"), ChatMessage.fromAssistant("a1"), ChatMessage.fromUser("u2")];
+    const source = `{% insert messages[0] %}{% message role="user" %}INJECTED{% endmessage %}{% insert messages[1:] %}{% insert messages[-1] %}`;
+    expect(messages(source, { messages: runtime }).map((m) => [m.role, m.text])).toEqual([
+      ["system", "S"],
+      ["user", "INJECTED"],
+      ["user", "u1"],
+      ["assistant", "a1"],
+      ["user", "u2"],
+      ["user", "u2"],
+    ]);
+  });
+
+  it("round-trips every content type, and text holding sentinel tags stays text (test_round_trips_all_content_types, test_message_text_with_sentinel_tag_is_not_escaped)", () => {
+    const call = { id: "search_1", toolName: "search", arguments: { query: "q" } };
+    const runtime = [
+      ChatMessage.fromSystem("system text", { meta: { k: "v" } }),
+      ChatMessage.fromUser("user text", { name: "Bob" }),
+      ChatMessage.fromUser(["look", png()]),
+      ChatMessage.fromAssistant("thinking then calling", { toolCalls: [call], reasoning: { text: "let me think", extra: { a: 1 } } }),
+      ChatMessage.fromTool("result", call),
+      ChatMessage.fromUser("see <haystack_content_part> here"),
+    ];
+    expect(messages("{% insert messages %}", { messages: runtime }).map((m) => m.toJSON())).toEqual(runtime.map((m) => m.toJSON()));
+  });
+
+  it("refuses a tag without an expression and a value that is not a message (test_requires_an_expression, test_non_message_value_raises_error)", () => {
+    expect(failure("{% insert %}", { messages: [] })).toBe(
+      "userPrompt template has an {% insert %} tag on line 1 without an expression: write {% insert messages %} (or messages[-1:], previous + current) for a ChatMessage or a list of them.",
+    );
+    expect(failure("{% insert messages %}", { messages: ["not a message"] })).toBe(
+      'userPrompt template has an {% insert %} whose expression is not a ChatMessage or a list of ChatMessages (an item is the string "not a message"): insert the run\'s messages, such as {% insert messages %} or {% insert messages[-1:] %}.',
     );
   });
 });
