@@ -18,6 +18,7 @@ import { jinja, type JinjaPackage } from "./jinjaPackage";
 import { insertFilterName, messageFilterName, messageLineKey } from "./messageBlocks";
 import type { MessageCollector } from "./messageCollector";
 import { missingMember } from "./missingMember";
+import { plainValue } from "./plainValue";
 import type { RenderBudget } from "./renderBudget";
 import { evaluationTooDeep, stringTooLong } from "./renderErrors";
 import { templateJson } from "./templateJson";
@@ -187,14 +188,14 @@ function defineInterpreter(Base: JinjaPackage["Interpreter"]): InterpreterClass 
       const callee = (filter.type === "CallExpression" ? (filter as CallExpression).callee : filter) as Identifier;
       const name = callee.value;
       if (name === insertFilterName) {
-        const { messages, budget, template } = this.session;
+        const { messages, budget } = this.session;
         if (!messages) throw new Error("{% insert %} renders only in a message template");
-        return this.text(messages.insert(operand.type === "UndefinedValue" ? undefined : JSON.parse(templateJson(operand, undefined, budget, template))), environment);
+        return this.text(messages.insert(plainValue(operand, budget)), environment);
       }
       if (name === "templatize_part") {
-        const { messages, budget, template } = this.session;
+        const { messages, budget } = this.session;
         if (!messages || filter.type === "CallExpression") throw new Error("templatize_part takes no arguments");
-        return this.text(messages.part(JSON.parse(templateJson(operand, undefined, budget, template))), environment);
+        return this.text(messages.part(plainValue(operand, budget)), environment);
       }
       // The package knows `default` only with parentheses.
       if (name === "default" && filter.type === "Identifier") return operand.type === "UndefinedValue" ? this.text("", environment) : operand;

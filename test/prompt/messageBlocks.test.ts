@@ -1,5 +1,5 @@
 import { ChatMessage, promptTemplate, PromptTemplateError } from "toolwright";
-import { pdf, png } from "../helpers/mediaSamples";
+import { pdf, png, pngBase64 } from "../helpers/mediaSamples";
 
 const messages = (source: string, values: Record<string, unknown> = {}) => promptTemplate(source, { name: "userPrompt" }).renderMessages(values);
 const json = (source: string, values: Record<string, unknown> = {}) => messages(source, values).map((message) => message.toJSON());
@@ -333,6 +333,20 @@ describe("promptTemplate with {% insert %}", () => {
     );
     expect(failure("{% insert messages %}", { messages: ["not a message"] })).toBe(
       'userPrompt template has an {% insert %} whose expression is not a ChatMessage or a list of ChatMessages (an item is the string "not a message"): insert the run\'s messages, such as {% insert messages %} or {% insert messages[-1:] %}.',
+    );
+  });
+});
+
+describe("promptTemplate with {% message %} blocks: media size", () => {
+  it("takes a 5 MB image through templatize_part within the render's budget, and refuses 8 MB with the budget's error", async () => {
+    const { ImageContent } = await import("toolwright");
+    const header = Buffer.from(pngBase64, "base64");
+    const imageOf = (bytes: number) => ImageContent.fromBytes(Buffer.concat([header, Buffer.alloc(bytes - header.length)]));
+    const source = `{% message role="user" %}Look {{ image | templatize_part }}{% endmessage %}`;
+    const image = imageOf(5 * 1024 * 1024);
+    expect(messages(source, { image })).toEqual([ChatMessage.fromUser(["Look", image])]);
+    expect(failure(source, { image: imageOf(8 * 1024 * 1024) })).toBe(
+      "userPrompt template exceeded its budget of 1,000,000 steps: it loops or copies too much; loop over less data, or do the work before rendering and pass the result as a variable.",
     );
   });
 });
