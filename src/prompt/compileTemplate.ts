@@ -3,7 +3,7 @@ import { PromptTemplateError } from "../errors";
 import { analyzeTemplate, type TemplatePlan } from "./analyzeTemplate";
 import { jinja } from "./jinjaPackage";
 import { lexTemplate, lineAt, TemplateLexError } from "./lexTemplate";
-import { type MessageBlockTag, rewriteMessageBlocks } from "./messageBlocks";
+import { isRewrittenEnd, type MessageBlockTag, rewriteMessageBlocks } from "./messageBlocks";
 import { formatCount } from "./renderErrors";
 import { templateLimits } from "./templateLimits";
 
@@ -59,6 +59,9 @@ export function compileTemplate(source: string, name: string): CompiledTemplate 
       throw new PromptTemplateError(name, `${name} template ends (on line ${last}) inside a block or an expression: close every {% if %}, {% for %}, {% macro %}, {{ and bracket it opens.`, { cause: error });
     }
     const line = lineAt(lexed.source, lexed.offsets[furthest] ?? lexed.source.length);
+    if (isRewrittenEnd(lexed.tokens[furthest])) {
+      throw new PromptTemplateError(name, `${name} template has {% endmessage %} on line ${line} inside a block its {% message %} block opened ({% if %}, {% for %}, …): close that block before {% endmessage %}.`, { cause: error });
+    }
     throw syntaxError(name, line, error instanceof Error ? error.message : String(error), error);
   }
   const plan = analyzeTemplate(program, name);

@@ -16,6 +16,13 @@ export const insertFilterName = "insert messages";
 /** The keyword argument that carries a block's line to the interpreter (also unnameable). */
 export const messageLineKey = "message line";
 
+const rewrittenEnds = new WeakSet<TemplateToken>();
+
+/** Whether `token` is an `{% endmessage %}` that `rewriteMessageBlocks` rewrote (for the parser's errors). */
+export function isRewrittenEnd(token: TemplateToken | undefined): boolean {
+  return token !== undefined && rewrittenEnds.has(token);
+}
+
 /** A `{% message %}` block as written: its line, and its role when the role is a literal. */
 export interface MessageBlockTag {
   readonly line: number;
@@ -67,7 +74,9 @@ export function rewriteMessageBlocks(lexed: LexedTemplate, name: string): { lexe
     if (keyword === "endmessage") {
       if (open === undefined) throw fail(`has {% endmessage %} on line ${line} with no {% message %} block open: remove it, or open the block with {% message role="user" %}`);
       if (tokens[i + 2]?.type !== "CloseStatement") throw fail(`has {% endmessage %} on line ${line} with more inside the tag: write {% endmessage %} alone`);
-      out.push(token, { type: "Identifier", value: "endfilter" }, tokens[i + 2]!);
+      const end = { type: "Identifier", value: "endfilter" };
+      rewrittenEnds.add(end);
+      out.push(token, end, tokens[i + 2]!);
       outOffsets.push(offsets[i]!, offsets[i + 1]!, offsets[i + 2]!);
       open = undefined;
       i += 3;
@@ -83,6 +92,8 @@ export function rewriteMessageBlocks(lexed: LexedTemplate, name: string): { lexe
     if (attributes[0]?.key !== "role") {
       throw fail(`has a {% message %} tag on line ${line} that does not start with its role: write {% message role="user" %} (role is one of ${messageRoles.join(", ")}, then optionally name="…" and meta={…})`);
     }
+    const empty = attributes.find((attribute) => attribute.key !== undefined && attribute.start >= attribute.end);
+    if (empty) throw fail(`has a {% message %} tag on line ${line} that gives ${empty.key} no value: write ${empty.key}=… with a value`);
     const [role, ...rest] = attributes;
     const literalRole = role.end - role.start === 1 && tokens[role.start]!.type === "StringLiteral" ? tokens[role.start]!.value : undefined;
     if (literalRole !== undefined && !messageRoles.includes(literalRole)) {
@@ -128,9 +139,10 @@ function splitAttributes(tokens: readonly TemplateToken[], from: number, to: num
   const attributes: Attribute[] = [];
   let depth = 0;
   let keyAt = from;
-  const startsAttribute = (t: number): boolean => depth === 0 && tokens[t]!.type === "Identifier" && tokens[t + 1]?.type === "Equals" && attributeKeys.has(tokens[t]!.value);
+  // Outside brackets, `name =` can only start an attribute (`==` is another token).
+  const startsAttribute = (t: number): boolean => depth === 0 && tokens[t]!.type === "Identifier" && tokens[t + 1]?.type === "Equals";
   const finish = (end: number): void => {
-    const keyed = startsAttribute(keyAt) || (keyAt === from && tokens[keyAt]?.type === "Identifier" && tokens[keyAt + 1]?.type === "Equals");
+    const keyed = tokens[keyAt]?.type === "Identifier" && tokens[keyAt + 1]?.type === "Equals";
     attributes.push({ key: keyed ? tokens[keyAt]!.value : undefined, keyAt, start: keyed ? keyAt + 2 : keyAt, end });
   };
   for (let t = from; t < to; t++) {
@@ -145,8 +157,6 @@ function splitAttributes(tokens: readonly TemplateToken[], from: number, to: num
   if (to > from) finish(to);
   return attributes;
 }
-
-const attributeKeys = new Set(["role", "name", "meta"]);
 
 // Haystack takes `name` then `meta`, each at most once; `name` a string literal, `meta` a dict literal.
 function checkOptional(rest: readonly Attribute[], tokens: readonly TemplateToken[], fail: (problem: string) => PromptTemplateError): void {

@@ -239,6 +239,19 @@ describe("promptTemplate with {% message %} blocks: errors", () => {
     );
   });
 
+  it("refuses an unknown attribute and an attribute without a value (Haystack: \"expected token 'end of statement block'\")", () => {
+    expect(failure(`{% message role="user" foo=1 %}a{% endmessage %}`)).toBe(
+      'userPrompt template has a {% message %} tag on line 1 with attributes foo after role: only name="…" and then meta={…} may follow the role.',
+    );
+    expect(failure(`{% message role= %}a{% endmessage %}`)).toBe("userPrompt template has a {% message %} tag on line 1 that gives role no value: write role=… with a value.");
+  });
+
+  it("names {% endmessage %} inside a block the message opened, rather than the filter it becomes", () => {
+    expect(failure(`{% message role="user" %}\n{% if x %}a\n{% endmessage %}{% endif %}`, { x: true })).toBe(
+      "userPrompt template has {% endmessage %} on line 3 inside a block its {% message %} block opened ({% if %}, {% for %}, …): close that block before {% endmessage %}.",
+    );
+  });
+
   it("refuses {% endmessage %} with no block open", () => {
     expect(failure(`Hi\n{% endmessage %}`)).toBe(`userPrompt template has {% endmessage %} on line 2 with no {% message %} block open: remove it, or open the block with {% message role="user" %}.`);
   });
