@@ -15,7 +15,9 @@ const failure = (source: string, values: Record<string, unknown> = {}): string =
 
 // Haystack main (3.2.0-rc0) and 2.31: haystack/utils/jinja2_chat_extension.py (ChatMessageExtension)
 // and haystack/components/builders/chat_prompt_builder.py (_render_chat_messages_from_str_template).
-// Expected outputs are those of Haystack's tests, named in each case.
+// Expected outputs are those of Haystack's tests, named in each case; the cases without a Haystack
+// test (nesting, unknown attributes, dynamic roles, meta expressions, Python's strip) were checked
+// against main's ChatMessageExtension itself, run under jinja2 3.1.6.
 describe("promptTemplate with {% message %} blocks", () => {
   it("renders a block with name and meta to one message, as Haystack does (test_message_with_name_and_meta)", () => {
     const source = `
@@ -24,6 +26,8 @@ describe("promptTemplate with {% message %} blocks", () => {
         {% endmessage %}
         `;
     expect(json(source)).toEqual([{ role: "user", name: "Bob", content: [{ text: "Hello!" }], meta: { language: "en" } }]);
+    // meta's values are expressions: Haystack main renders meta={"k": x} with x=[1, 2] to {"k": [1, 2]}.
+    expect(json(`{% message role="user" meta={"k": x} %}Hi{% endmessage %}`, { x: [1, 2] })[0]!.meta).toEqual({ k: [1, 2] });
   });
 
   it("renders a system block, stripped, as Haystack does (test_system_message)", () => {
