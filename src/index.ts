@@ -136,6 +136,7 @@ export type { ArgumentProblem, ToolwrightErrorOptions } from "./errors";
 export { escapeTemplateText, isPromptTemplate, promptTemplate } from "./prompt/promptTemplate";
 export { templateLimits } from "./prompt/templateLimits";
 export type { PromptTemplate, PromptTemplateOptions } from "./prompt/promptTemplate";
+export type { MessageBlockTag } from "./prompt/messageBlocks";
 export type { JsonValue } from "./state/jsonCodec";
 export type { AgentTracing, CallTrace, RunTrace, TraceContext, TraceEvent } from "./observe/agentTracing";
 export type { AgentHooks, EventError, ModelEndEvent, ModelStartEvent, RunEndEvent, RunEventBase, RunStartEvent, ToolEndEvent, ToolStartEvent } from "./observe/runEvents";

@@ -15,6 +15,7 @@ import { type AgentOptions, type AgentResult, type AgentRunInput, type AgentRunO
 import type { AgentDefinition } from "../definition/agentDefinition";
 import type { AgentFromJSONOptions, AgentToJSONOptions } from "../definition/agentDefinitionOptions";
 import { isPromptTemplate, type PromptTemplate } from "../prompt/isPromptTemplate";
+import { checkPromptBlocks, promptMessage } from "./promptMessage";
 import { agentDefinitions } from "./agentDefinitions";
 import { type FinalOutput, finalOutput, type OutputSchema } from "./finalOutput";
 import { agentTool, type AgentToolOptions } from "../compose/agentTool";
@@ -106,6 +107,8 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     this.#maxToolResultChars = checkAgentOption("maxToolResultChars", options.maxToolResultChars);
     this.#systemPrompt = checkAgentOption("systemPrompt", options.systemPrompt) as Prompt<S> | undefined;
     this.#userPrompt = checkAgentOption("userPrompt", options.userPrompt) as Prompt<S> | undefined;
+    if (isPromptTemplate(this.#systemPrompt)) checkPromptBlocks("Agent", "systemPrompt", this.#systemPrompt);
+    if (isPromptTemplate(this.#userPrompt)) checkPromptBlocks("Agent", "userPrompt", this.#userPrompt);
     this.#output = finalOutput(options.outputSchema, "Agent");
     this.#maxOutputRetries = checkAgentOption("maxOutputRetries", options.maxOutputRetries);
     this.#raiseOnToolInvocationFailure = checkAgentOption("raiseOnToolInvocationFailure", options.raiseOnToolInvocationFailure);
@@ -393,7 +396,9 @@ export class Agent<S extends StateSchema = {}, const E extends string = never, O
     const systemOption = input.systemPrompt ?? this.#systemPrompt;
     const systemPrompt = systemOption === undefined ? undefined : await promptOf({ prompt: systemOption, state, messages: inputMessages, run: runOf, subject: input.systemPrompt === undefined ? "Agent" : "Agent.run", name: "systemPrompt" });
     const userPrompt = this.#userPrompt === undefined ? undefined : await promptOf({ prompt: this.#userPrompt, state, messages: inputMessages, run: runOf, subject: "Agent", name: "userPrompt" });
-    const messages = [...(systemPrompt ? [ChatMessage.fromSystem(systemPrompt)] : []), ...inputMessages, ...(userPrompt !== undefined ? [ChatMessage.fromUser(userPrompt)] : [])];
+    const system = typeof systemPrompt === "string" ? (systemPrompt ? ChatMessage.fromSystem(systemPrompt) : undefined) : systemPrompt;
+    const user = typeof userPrompt === "string" ? ChatMessage.fromUser(userPrompt) : userPrompt;
+    const messages = [...(system ? [system] : []), ...inputMessages, ...(user ? [user] : [])];
     if (messages.length === 0) {
       throw new ConfigurationError("Agent.run", "Agent.run needs at least one message: pass messages (such as [ChatMessage.fromUser(...)]) or give the Agent a systemPrompt.");
     }
@@ -507,13 +512,19 @@ interface PromptSource<S extends StateSchema> {
   readonly name: "systemPrompt" | "userPrompt";
 }
 
-// Makes a run's prompt from its initial state, input messages and prompt variables (copies: a function cannot change the run's).
-async function promptOf<S extends StateSchema>(source: PromptSource<S>): Promise<string> {
+// Makes a run's prompt from its initial state, input messages and prompt variables (copies: a function cannot change the run's):
+// its text, or the message of a template with a {% message %} block.
+async function promptOf<S extends StateSchema>(source: PromptSource<S>): Promise<string | ChatMessage> {
   const { prompt, state, messages, run, subject, name } = source;
   if (typeof prompt === "string") return prompt;
   const data: Record<string, unknown> = state.data;
   data.messages = Object.freeze([...messages]);
-  if (isPromptTemplate(prompt)) return prompt.render({ ...data, ...run().variables });
+  if (isPromptTemplate(prompt)) {
+    const values = { ...data, ...run().variables };
+    if (!prompt.rendersMessages) return prompt.render(values);
+    if (subject === "Agent.run") checkPromptBlocks(subject, name, prompt);
+    return promptMessage(subject, name, prompt, values);
+  }
   const text: unknown = await prompt(Object.freeze(data) as Readonly<Partial<StateValues<S>>>, run());
   if (typeof text !== "string") {
     throw new ConfigurationError(subject, `${subject} has a ${name} function that returned ${describeKind(text)}; it must return the prompt as a string (or a promise of one).`);

@@ -23,6 +23,7 @@ import type {
   UnaryExpression,
 } from "@huggingface/jinja/dist/ast";
 import { PromptTemplateError } from "../errors";
+import { insertFilterName, messageFilterName } from "./messageBlocks";
 import { narrowing } from "./narrowing";
 import { templateLimits } from "./templateLimits";
 import { filterAliases, templateFilters, templateGlobals, templateTests } from "./templateNames";
@@ -42,6 +43,8 @@ export interface TemplatePlan {
    * every time it evaluates the definition (or the call block), so that work is paid for in steps.
    */
   readonly definitionSizes: ReadonlyMap<Statement, number>;
+  /** Whether the template applies Haystack's `templatize_part` filter (message templates only). */
+  readonly templatizesParts: boolean;
 }
 
 /**
@@ -64,6 +67,7 @@ export function analyzeTemplate(program: Program, template: string): TemplatePla
     optionalMembers: analyzer.optionalMembers,
     printed: analyzer.printed,
     definitionSizes: analyzer.definitionSizes,
+    templatizesParts: analyzer.templatizesParts,
   };
 }
 
@@ -103,6 +107,7 @@ class Analyzer {
   readonly optionalMembers = new Set<Statement>();
   readonly printed = new Set<Statement>();
   readonly definitionSizes = new Map<Statement, number>();
+  templatizesParts = false;
   private visited = 0;
 
   constructor(private readonly template: string) {}
@@ -278,7 +283,8 @@ class Analyzer {
     if (callee.type !== "Identifier") throw this.error("applies a filter that is not a name: write value | name or value | name(arguments)");
     const id = callee as Identifier;
     id.value = filterAliases.get(id.value) ?? id.value;
-    if (!knownFilters.has(id.value)) throw this.error(`uses the filter '${id.value}', which toolwright's templates do not have: use one of ${templateFilters.join(", ")}`);
+    if (id.value === "templatize_part") this.templatizesParts = true;
+    else if (id.value !== messageFilterName && id.value !== insertFilterName && !knownFilters.has(id.value)) throw this.error(`uses the filter '${id.value}', which toolwright's templates do not have: use one of ${templateFilters.join(", ")}`);
     if (filter.type === "CallExpression") for (const arg of (filter as CallExpression).args) this.expression(arg, scope, false, depth);
     return id.value;
   }

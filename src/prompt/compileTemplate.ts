@@ -3,6 +3,7 @@ import { PromptTemplateError } from "../errors";
 import { analyzeTemplate, type TemplatePlan } from "./analyzeTemplate";
 import { jinja } from "./jinjaPackage";
 import { lexTemplate, lineAt, TemplateLexError } from "./lexTemplate";
+import { isRewrittenEnd, type MessageBlockTag, rewriteMessageBlocks } from "./messageBlocks";
 import { formatCount } from "./renderErrors";
 import { templateLimits } from "./templateLimits";
 
@@ -11,6 +12,10 @@ export interface CompiledTemplate {
   readonly name: string;
   readonly program: Program;
   readonly plan: TemplatePlan;
+  /** The template's `{% message %}` blocks as written; empty for a template that renders to text. */
+  readonly blocks: readonly MessageBlockTag[];
+  /** Whether it renders to messages: it has a `{% message %}` block or an `{% insert %}` tag. */
+  readonly rendersMessages: boolean;
 }
 
 /**
@@ -29,6 +34,8 @@ export function compileTemplate(source: string, name: string): CompiledTemplate 
     if (error instanceof TemplateLexError) throw syntaxError(name, error.line, error.message, error);
     throw error;
   }
+  const rewritten = rewriteMessageBlocks(lexed, name);
+  lexed = rewritten.lexed;
   // The parser reports no positions; the furthest token it read is where it stopped.
   let furthest = 0;
   const tokens = new Proxy(lexed.tokens, {
@@ -52,9 +59,17 @@ export function compileTemplate(source: string, name: string): CompiledTemplate 
       throw new PromptTemplateError(name, `${name} template ends (on line ${last}) inside a block or an expression: close every {% if %}, {% for %}, {% macro %}, {{ and bracket it opens.`, { cause: error });
     }
     const line = lineAt(lexed.source, lexed.offsets[furthest] ?? lexed.source.length);
+    if (isRewrittenEnd(lexed.tokens[furthest])) {
+      throw new PromptTemplateError(name, `${name} template has {% endmessage %} on line ${line} inside a block its {% message %} block opened ({% if %}, {% for %}, …): close that block before {% endmessage %}.`, { cause: error });
+    }
     throw syntaxError(name, line, error instanceof Error ? error.message : String(error), error);
   }
-  return { name, program, plan: analyzeTemplate(program, name) };
+  const plan = analyzeTemplate(program, name);
+  const rendersMessages = rewritten.blocks.length + rewritten.inserts > 0;
+  if (plan.templatizesParts && rewritten.blocks.length === 0) {
+    throw new PromptTemplateError(name, `${name} template uses templatize_part but has no {% message %} block: a part belongs to a message; write the template as {% message role="user" %}…{{ image | templatize_part }}…{% endmessage %}.`);
+  }
+  return { name, program, plan, blocks: rewritten.blocks, rendersMessages };
 }
 
 function syntaxError(name: string, line: number, message: string, cause: unknown): PromptTemplateError {

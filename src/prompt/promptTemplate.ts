@@ -2,7 +2,7 @@ import { PromptTemplateError } from "../errors";
 import { describeKind } from "../util/describeValue";
 import { compileTemplate } from "./compileTemplate";
 import { isPromptTemplate, markPromptTemplate, type PromptTemplate } from "./isPromptTemplate";
-import { renderTemplate } from "./renderTemplate";
+import { renderMessages, renderTemplate } from "./renderTemplate";
 
 export { escapeTemplateText } from "./escapeTemplateText";
 export { isPromptTemplate, type PromptTemplate };
@@ -60,7 +60,16 @@ export function promptTemplate(source: string, options: PromptTemplateOptions = 
       source,
       name,
       variables: compiled.plan.variables,
-      render: (values: Readonly<Record<string, unknown>>) => renderTemplate(compiled, values),
+      messageBlocks: Object.freeze(compiled.blocks),
+      rendersMessages: compiled.rendersMessages,
+      render: (values: Readonly<Record<string, unknown>>) => {
+        if (compiled.rendersMessages) throw new PromptTemplateError(name, `${name} template has {% message %} blocks or {% insert %} tags, so it renders to messages, not text: call renderMessages.`);
+        return renderTemplate(compiled, values);
+      },
+      renderMessages: (values: Readonly<Record<string, unknown>>) => {
+        if (!compiled.rendersMessages) throw new PromptTemplateError(name, `${name} template has no {% message %} block, so it renders to text, not messages: call render, or wrap the text in {% message role="user" %}…{% endmessage %}.`);
+        return renderMessages(compiled, values);
+      },
     }),
   );
 }

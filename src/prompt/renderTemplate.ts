@@ -1,7 +1,9 @@
+import type { ChatMessage } from "../chat/chatMessage";
 import { PromptTemplateError } from "../errors";
 import { describeKind } from "../util/describeValue";
 import type { CompiledTemplate } from "./compileTemplate";
 import { jinja } from "./jinjaPackage";
+import { MessageCollector } from "./messageCollector";
 import { RenderBudget } from "./renderBudget";
 import { evaluationTooDeep, renderFailed, stringTooLong } from "./renderErrors";
 import { templateData, type DataCounter } from "./templateData";
@@ -14,7 +16,20 @@ import { templateInterpreter } from "./templateInterpreter";
  * converted (`templateData`) and given to the interpreter, under the globals `range` (bounded by
  * the render's budget), `namespace`, `true`, `false`, `none` (and `True`, `False`, `None`).
  */
-export function renderTemplate({ name, program, plan }: CompiledTemplate, values: Readonly<Record<string, unknown>>): string {
+export function renderTemplate(compiled: CompiledTemplate, values: Readonly<Record<string, unknown>>): string {
+  return run(compiled, values, undefined);
+}
+
+/**
+ * Renders a message template (one with `{% message %}` blocks) over `values` to its messages, as
+ * Haystack's `ChatPromptBuilder` renders a string template: see `MessageCollector`.
+ */
+export function renderMessages(compiled: CompiledTemplate, values: Readonly<Record<string, unknown>>): ChatMessage[] {
+  const messages = new MessageCollector(compiled.name);
+  return messages.messages(run(compiled, values, messages));
+}
+
+function run({ name, program, plan }: CompiledTemplate, values: Readonly<Record<string, unknown>>, messages: MessageCollector | undefined): string {
   if (typeof values !== "object" || values === null || Array.isArray(values)) {
     throw new PromptTemplateError(name, `${name} template renders over an object of variables, got ${describeKind(values)}: pass { name: value, … }.`);
   }
@@ -33,7 +48,7 @@ export function renderTemplate({ name, program, plan }: CompiledTemplate, values
   for (const variable of plan.variables) if (given(variable)) context.set(variable, templateData(values[variable], variable, name, counter));
 
   try {
-    return templateInterpreter(context, { template: name, plan, budget }).run(program).value as string;
+    return templateInterpreter(context, { template: name, plan, budget, messages }).run(program).value as string;
   } catch (error) {
     if (error instanceof PromptTemplateError) throw error;
     if (error instanceof Error && error.name === "RangeError") {

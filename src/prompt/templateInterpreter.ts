@@ -15,7 +15,10 @@ import type { TemplatePlan } from "./analyzeTemplate";
 import { checkIndent, checkRepeat, checkReplace, spendOnReach, templateJoin } from "./boundedFilters";
 import { callArguments, type CallArguments, noArguments } from "./callArguments";
 import { jinja, type JinjaPackage } from "./jinjaPackage";
+import { insertFilterName, messageFilterName, messageLineKey } from "./messageBlocks";
+import type { MessageCollector } from "./messageCollector";
 import { missingMember } from "./missingMember";
+import { plainValue } from "./plainValue";
 import type { RenderBudget } from "./renderBudget";
 import { evaluationTooDeep, stringTooLong } from "./renderErrors";
 import { templateJson } from "./templateJson";
@@ -29,6 +32,8 @@ export interface TemplateSession {
   readonly template: string;
   readonly plan: TemplatePlan;
   readonly budget: RenderBudget;
+  /** The messages a message template's blocks make; absent for a template that renders to text. */
+  readonly messages?: MessageCollector;
 }
 
 /**
@@ -99,6 +104,9 @@ function defineInterpreter(Base: JinjaPackage["Interpreter"]): InterpreterClass 
           return super.evaluate(statement, environment);
         case "FilterStatement": {
           const { body, filter } = statement as FilterStatement;
+          if (filter.type === "CallExpression" && ((filter as CallExpression).callee as Identifier).value === messageFilterName) {
+            return this.messageBlock(statement as FilterStatement, environment);
+          }
           return this.applyFilterTo(this.evaluate(syntheticNode({ type: "Program", body }), environment), filter, environment);
         }
         default:
@@ -179,6 +187,16 @@ function defineInterpreter(Base: JinjaPackage["Interpreter"]): InterpreterClass 
     private applyFilterTo(operand: TemplateValue, filter: Identifier | CallExpression, environment: Environment): TemplateValue {
       const callee = (filter.type === "CallExpression" ? (filter as CallExpression).callee : filter) as Identifier;
       const name = callee.value;
+      if (name === insertFilterName) {
+        const { messages, budget } = this.session;
+        if (!messages) throw new Error("{% insert %} renders only in a message template");
+        return this.text(messages.insert(plainValue(operand, budget)), environment);
+      }
+      if (name === "templatize_part") {
+        const { messages, budget } = this.session;
+        if (!messages || filter.type === "CallExpression") throw new Error("templatize_part takes no arguments");
+        return this.text(messages.part(plainValue(operand, budget)), environment);
+      }
       // The package knows `default` only with parentheses.
       if (name === "default" && filter.type === "Identifier") return operand.type === "UndefinedValue" ? this.text("", environment) : operand;
       const { budget, template } = this.session;
@@ -212,6 +230,23 @@ function defineInterpreter(Base: JinjaPackage["Interpreter"]): InterpreterClass 
       }
       const call = filter.type === "CallExpression" ? syntheticNode({ type: "CallExpression", callee, args: args.nodes }) : filter;
       return super.evaluate(syntheticNode({ type: "FilterExpression", operand: precomputed(operand), filter: call }), environment);
+    }
+
+    // A `{% message %}` block (see rewriteMessageBlocks): its body rendered, made a message by the render's collector.
+    private messageBlock({ body, filter }: FilterStatement, environment: Environment): TemplateValue {
+      const { messages, budget, template } = this.session;
+      if (!messages) throw new Error("a {% message %} block renders only in a message template");
+      const { keyword } = callArguments((filter as CallExpression).args, (arg) => this.evaluate(arg, environment));
+      const name = keyword.get("name");
+      const meta = keyword.get("meta");
+      const text = this.evaluate(syntheticNode({ type: "Program", body }), environment);
+      const marker = messages.message(isString(text) ? text.value : templateText(text, budget, template), {
+        role: keyword.get("role")?.value,
+        name: isString(name) ? name.value : undefined,
+        meta: meta === undefined ? {} : (JSON.parse(templateJson(meta, undefined, budget, template)) as Record<string, unknown>),
+        line: Number(keyword.get(messageLineKey)?.value),
+      });
+      return this.text(marker, environment);
     }
 
     // `text.replace(…)` as a method: checked before the package's own replace runs.
