@@ -16,8 +16,10 @@ import madge from "madge";
 // signature is a StaleSchemaError, errors carry file:line:col). Both +2 with #33: ChatMessage reads
 // Haystack's older serialized forms (haystackMessageForms), and toolOutputs holds the test that tells
 // outputsToString's several-outputs form from the single one (a function now, not only types).
-// The limit holds the line until those move.
-const limits = { "run/runLoop.ts": 70, "agent/agent.ts": 134 };
+// agent.ts 135 with #33's {% message %} prompts: promptMessage checks a systemPrompt/userPrompt's
+// blocks when the Agent is made and turns the rendered block into the run's message (the block
+// renderer itself was already reached through promptTemplate). The limit holds the line until those move.
+const limits = { "run/runLoop.ts": 70, "agent/agent.ts": 135 };
 
 async function graph(skipTypeImports) {
   const result = await madge("src", { fileExtensions: ["ts"], tsConfig: "tsconfig.json", detectiveOptions: { ts: { skipTypeImports } } });

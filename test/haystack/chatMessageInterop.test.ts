@@ -1,6 +1,5 @@
 // Haystack's serialized message forms against toolwright's ChatMessage.fromJSON, with what Haystack
-// itself did recorded in test/haystack/fixtures (issue #33, "JSON interop"). `it.failing` marks where
-// toolwright differs today; flip it to `it` with the fix.
+// itself did recorded in test/haystack/fixtures (issue #33, "JSON interop").
 import { ChatMessage } from "toolwright";
 import { haystackFixture, haystackVersions, withoutNullToolCallExtra } from "./haystackFixtures";
 
@@ -20,14 +19,14 @@ describe("ChatMessage.fromJSON", () => {
     });
 
     // Issue #33, JSON interop: "refuses Haystack's older message forms (pre-2.9 `content` strings)".
-    it.failing("reads the pre-2.9 form whose content is a string and writes what Haystack main writes", () => {
+    it("reads the pre-2.9 form whose content is a string and writes what Haystack main writes", () => {
       const fixture = haystackFixture("main", "chat-message-pre-2.9-content-string");
 
       expect(ChatMessage.fromJSON(fixture.input).toJSON()).toStrictEqual(fixture.to_dict);
     });
 
     // Issue #33, JSON interop: "refuses … the 2.9–2.12 `_role`/`_content` form".
-    it.failing("reads the 2.9–2.12 _role/_content form and writes what Haystack main writes", () => {
+    it("reads the 2.9–2.12 _role/_content form and writes what Haystack main writes", () => {
       const fixture = haystackFixture("main", "chat-message-2.9-to-2.12-underscore-form");
 
       expect(ChatMessage.fromJSON(fixture.input).toJSON()).toStrictEqual(withoutNullToolCallExtra(fixture.to_dict));
@@ -50,14 +49,14 @@ describe("ChatMessage.fromJSON", () => {
     });
 
     // Issue #33, JSON interop: "refuses … the flat part form".
-    it.failing("reads flat tool call and reasoning parts and writes what Haystack main writes", () => {
+    it("reads flat tool call and reasoning parts and writes what Haystack main writes", () => {
       const fixture = haystackFixture("main", "chat-message-flat-parts");
 
       expect(ChatMessage.fromJSON(fixture.input).toJSON()).toStrictEqual(withoutNullToolCallExtra(fixture.to_dict));
     });
 
     // Issue #33, JSON interop: "refuses … the flat part form".
-    it.failing("reads a flat tool result part and writes what Haystack main writes", () => {
+    it("reads a flat tool result part and writes what Haystack main writes", () => {
       const fixture = haystackFixture("main", "chat-message-flat-tool-result");
 
       expect(ChatMessage.fromJSON(fixture.input).toJSON()).toStrictEqual(withoutNullToolCallExtra(fixture.to_dict));
@@ -91,7 +90,7 @@ describe("ChatMessage.fromJSON", () => {
 
     // Issue #33, JSON interop: "A toolwright tool call whose arguments were kept as raw text … must
     // not be double-encoded when Haystack reads our JSON": Haystack double-encodes a string (above).
-    it.failing("writes a raw-text call's arguments as an object, the form Haystack does not double-encode", () => {
+    it("writes a raw-text call's arguments as an object, the form Haystack does not double-encode", () => {
       const message = ChatMessage.fromAssistant(undefined, { toolCalls: [{ id: "c1", toolName: "search", arguments: '{"query": "x"' }] });
 
       const written = message.toJSON().content[0] as { tool_call: { arguments: unknown } };
