@@ -33,7 +33,10 @@ describe("a decorated toolset end to end", () => {
       [false, 'c-42: 2 tickets match "printer"'],
       [false, JSON.stringify({ order: { id: "O-1", deliverAt: "2026-11-24T09:00:00.000Z", lines: 1 } })],
     ]);
-    const [search, order] = calls;
+    // placeOrder takes the State (it may write any key), so it runs before searchTickets, which reads
+    // customer_id, as Haystack main schedules them (_schedule_tool_calls); it ran second before #33.
+    expect(calls.map((call) => call[0])).toEqual(["placeOrder", "searchTickets"]);
+    const [order, search] = calls;
     expect(search).toEqual(["searchTickets", "printer", "c-42", { tags: ["hardware"], range: { from: new Date("2026-11-01T00:00:00.000Z") } }, 10, undefined]);
     expect((search![3] as { range: { from: unknown } }).range.from).toBeInstanceOf(Date);
     // `note?: string | null` accepts null, so the model's null is kept (only a null the schema refuses counts as absent).

@@ -19,12 +19,13 @@ function runFixture(debug: string | undefined): Promise<{ pid: number; texts: st
   });
 }
 
-// What the model is sent does not depend on the debug log.
+// What the model is sent does not depend on the debug log. The unknown tool's error comes first
+// among its step's tool messages, as in Haystack's _run_tool (it came after 'search' before #33).
 const modelTexts = [
   "Tool 'search' failed: search for [customer_id] failed.",
   "Tool 'forge' failed: bad\nTOOLWRIGHT 1: forged\u001b[2J.",
-  "Tool 'search' did not run: its parameter 'customerId' is filled from state key 'customer_id', which has no value; give 'customer_id' a value before the tool is called (a run input, or another tool's outputsToState).",
   "Tool 'forge' not found. Available tools: search.",
+  "Tool 'search' did not run: its parameter 'customerId' is filled from state key 'customer_id', which has no value; give 'customer_id' a value before the tool is called (a run input, or another tool's outputsToState).",
   "Tool 'forge' failed: bad\nTOOLWRIGHT 1: forged\u001b[2J.",
 ];
 
