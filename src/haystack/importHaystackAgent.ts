@@ -11,6 +11,7 @@ import { convertStateSchema } from "./haystackState";
 import { convertTools } from "./haystackTools";
 import { ImportContext, type YamlPath } from "./importContext";
 import { renderToolStubs } from "./renderToolStubs";
+import { escapeTemplateText } from "../prompt/escapeTemplateText";
 
 // init_parameters read below; any other key is hand work.
 const known = new Set([
@@ -65,6 +66,19 @@ export function importHaystackAgent(yamlText: string, options: ImportHaystackOpt
   return { definition, toolsModule, handWork: sortByPosition(context.handWork) };
 }
 
+// Haystack 2.x renders a system_prompt only when it has a {% message %} block and sends any other as
+// written (v2.31.0 agent.py: _JINJA2_CHAT_TEMPLATE_RE); main renders every one. A definition's
+// systemPrompt is always a template, so 2.x's literal text is escaped to keep what the model got.
+function systemPromptOf(prompt: string, init: Readonly<Record<string, unknown>>, path: YamlPath, context: ImportContext): string {
+  const twoX = ("tool_invoker_kwargs" in init || "confirmation_strategies" in init) && !("hooks" in init || "tool_concurrency_limit" in init);
+  if (!twoX || /\{%\s*message\s/.test(prompt)) return prompt;
+  const literal = escapeTemplateText(prompt);
+  if (literal !== prompt) {
+    context.todo(path, "setting", "Haystack 2.x sends a system_prompt without a {% message %} block as written, so its {{ }} and {% %} were escaped to reach the model unchanged; write it unescaped to render them, as Haystack main does.");
+  }
+  return literal;
+}
+
 interface Settings {
   readonly prompts: Pick<AgentDefinition, "systemPrompt" | "userPrompt">;
   readonly run: Pick<AgentDefinition, "exitConditions" | "maxAgentSteps" | "raiseOnToolInvocationFailure" | "toolConcurrency">;
@@ -76,7 +90,7 @@ function readSettings(init: Readonly<Record<string, unknown>>, at: (key: string)
   const run: { -readonly [K in keyof Settings["run"]]: Settings["run"][K] } = {};
   for (const [key, field] of [["system_prompt", "systemPrompt"], ["user_prompt", "userPrompt"]] as const) {
     const value = init[key];
-    if (typeof value === "string") prompts[field] = value;
+    if (typeof value === "string") prompts[field] = key === "system_prompt" ? systemPromptOf(value, init, at(key), context) : value;
     else if (value !== undefined && value !== null) context.problem(at(key), `is not a string: ${key} is a Jinja template (or null).`);
   }
   const required = init.required_variables;

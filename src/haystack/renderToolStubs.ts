@@ -58,13 +58,14 @@ function method(python: PythonTool, input: ToolStubsInput, used: Set<string>, im
   const properties = typeof schema.properties === "object" && schema.properties !== null ? schema.properties : {};
   const required = Array.isArray(schema.required) ? schema.required : [];
   const injected = new Map(Object.entries(python.settings.inputsFromState ?? {}).map(([stateKey, parameter]) => [parameter, stateKey]));
-  const params: { name: string; type: string; optional: boolean; description?: string; asAny: boolean }[] = [];
+  const params: { name: string; type: string; optional: boolean; description?: string; asAny: boolean; initializer?: string }[] = [];
   for (const [name, property] of Object.entries(properties)) {
     if (injected.has(name)) continue;
     const before = writing.unknownAt.length;
     const type = jsonSchemaToTypeScript(property, writing, name);
     const description = (property as { description?: unknown } | null)?.description;
-    params.push({ name, type, optional: !required.includes(name), description: typeof description === "string" ? description : undefined, asAny: writing.unknownAt.length > before });
+    const initializer = defaultInitializer(property);
+    params.push({ name, type, optional: !required.includes(name), description: typeof description === "string" ? description : undefined, asAny: writing.unknownAt.length > before, initializer });
   }
   params.sort((a, b) => Number(a.optional) - Number(b.optional));
   for (const [parameter, stateKey] of injected) {
@@ -77,10 +78,20 @@ function method(python: PythonTool, input: ToolStubsInput, used: Set<string>, im
   used.add(methodName);
   const options = toolOptions(python, methodName, imports, input.handlers);
   const docs = jsDoc(python.description, params);
-  const signature = params.map((p) => `${p.name}${p.optional ? "?" : ""}: ${p.type}`).join(", ");
+  const signature = params.map((p) => (p.optional && p.initializer !== undefined ? `${p.name}: ${p.type} = ${p.initializer}` : `${p.name}${p.optional ? "?" : ""}: ${p.type}`)).join(", ");
   const unused = params.length > 0 ? `    void [${params.map((p) => p.name).join(", ")}];\n` : "";
   const message = JSON.stringify(`Tool '${python.name}' is not ported yet: port the Python function ${python.function} to ${input.className}.${methodName}.`);
   return `${docs}  @tool${options}\n  async ${methodName}(${signature}): Promise<unknown> {\n${unused}    throw new Error(${message});\n  }`;
+}
+
+// A JSON Schema default as a parameter initializer, which codegen turns back into the schema's
+// `default` (so the model sees what Haystack sends): strings, finite numbers, booleans, null and
+// arrays of them only; an object literal could set __proto__, so it is left to the body.
+function defaultInitializer(property: unknown): string | undefined {
+  if (typeof property !== "object" || property === null || !Object.hasOwn(property, "default")) return undefined;
+  const value = (property as { default: unknown }).default;
+  const plain = (item: unknown) => item === null || typeof item === "string" || typeof item === "boolean" || (typeof item === "number" && Number.isFinite(item));
+  return plain(value) || (Array.isArray(value) && value.length <= 100 && value.every(plain)) ? JSON.stringify(value) : undefined;
 }
 
 // A state key's TypeScript type, from its JSON Schema; `messages` is a list of ChatMessage.

@@ -87,6 +87,15 @@ export interface StateFixture extends FixtureBase {
   round_trip_to_dict_equal: boolean;
 }
 
+/** An Agent's `to_dict()` as Haystack's YAML marshaller wrote it, alone or as a Pipeline's component. */
+export interface YamlFixture extends FixtureBase {
+  /** Which way the version's Agent takes confirmation: 2.x's `confirmation_strategies`, or main's `hooks`. */
+  form: "confirmation_strategies" | "hooks";
+  /** The pipeline component holding the Agent (pipeline-yaml only). */
+  component?: string;
+  yaml: string;
+}
+
 /** Every recorded scenario and the shape of its fixture. */
 export interface HaystackFixtures {
   "exit-tool-succeeds-other-exit-tool-fails": AgentFixture;
@@ -113,6 +122,8 @@ export interface HaystackFixtures {
   "tool-call-extra-round-trip": MessageFromDictFixture;
   "tool-call-raw-string-arguments": MessageFromDictFixture;
   "state-to-dict-from-dict": StateFixture;
+  "agent-yaml": YamlFixture;
+  "pipeline-yaml": YamlFixture;
 }
 
 /** A scenario's name (its fixture's file name). */

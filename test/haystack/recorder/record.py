@@ -524,6 +524,86 @@ def state_round_trip() -> dict[str, Any]:
     return record
 
 
+# ---------------------------------------------------------------- Agent YAML (import-haystack)
+
+
+def agent_for_yaml(*, hooks: bool) -> Agent:
+    """One Agent with every setting import-haystack converts, built the way this version takes them."""
+    from haystack import Document
+    from haystack.components.agents.state.state_utils import merge_lists
+    from haystack.tools import Toolset, create_tool_from_function
+    from recorder_tools import RecorderChatGenerator, add_note, finish, get_weather, keep_last, search_docs
+
+    weather = create_tool_from_function(get_weather)
+    search = create_tool_from_function(
+        search_docs,
+        inputs_from_state={"user": "user_id"},
+        outputs_to_state={"documents": {"source": "documents", "handler": merge_lists}},
+        outputs_to_string={"source": "summary"},
+    )
+    note = create_tool_from_function(add_note, outputs_to_state={"notes": {"source": "note", "handler": keep_last}})
+    done = create_tool_from_function(finish)
+    settings: dict[str, Any] = {
+        "chat_generator": RecorderChatGenerator(model="recorded-model"),
+        "tools": [weather, Toolset([search, note, done])],
+        "system_prompt": "You help {{ user_name }}.",
+        "user_prompt": '{% message role="user" %}Question: {{ query }}{% endmessage %}' if hooks else "Question: {{ query }}",
+        "required_variables": "*",
+        "state_schema": {"documents": {"type": list[Document]}, "notes": {"type": list[str], "handler": keep_last}, "user": {"type": str}},
+        "exit_conditions": ["text", "finish"],
+        "max_agent_steps": 10,
+        "raise_on_tool_invocation_failure": False,
+    }
+    if hooks:
+        from haystack.hooks.budget.hooks import TokenBudgetHook
+        from haystack.hooks.human_in_the_loop.hooks import ConfirmationHook
+        from haystack.hooks.human_in_the_loop.policies import AskOncePolicy
+        from haystack.hooks.human_in_the_loop.strategies import BlockingConfirmationStrategy
+        from haystack.hooks.human_in_the_loop.user_interfaces import SimpleConsoleUI
+
+        strategy = BlockingConfirmationStrategy(confirmation_policy=AskOncePolicy(), confirmation_ui=SimpleConsoleUI())
+        settings["tool_concurrency_limit"] = 3
+        settings["hooks"] = {
+            "before_tool": [ConfirmationHook(confirmation_strategies={"add_note": strategy})],
+            "before_llm": [TokenBudgetHook(max_total_tokens=5000)],
+        }
+    else:
+        from haystack.human_in_the_loop import AskOncePolicy, BlockingConfirmationStrategy, SimpleConsoleUI
+
+        settings["tool_invoker_kwargs"] = {"max_workers": 3}
+        settings["confirmation_strategies"] = {"add_note": BlockingConfirmationStrategy(confirmation_policy=AskOncePolicy(), confirmation_ui=SimpleConsoleUI())}
+    return Agent(**settings)
+
+
+def uses_hooks() -> bool:
+    import inspect
+
+    return "hooks" in inspect.signature(Agent.__init__).parameters
+
+
+@scenario("agent-yaml")
+def agent_yaml() -> dict[str, Any]:
+    """Agent.to_dict() written by Haystack's YAML marshaller, as a Pipeline's component YAML is."""
+    from haystack.marshal import YamlMarshaller
+
+    hooks = uses_hooks()
+    return {"form": "hooks" if hooks else "confirmation_strategies", "yaml": YamlMarshaller().marshal(agent_for_yaml(hooks=hooks).to_dict())}
+
+
+@scenario("pipeline-yaml")
+def pipeline_yaml() -> dict[str, Any]:
+    """A Pipeline holding the Agent as its component 'assistant', dumped by Pipeline.dumps()."""
+    from haystack import Pipeline
+    from haystack.components.builders import ChatPromptBuilder as Builder
+
+    hooks = uses_hooks()
+    pipeline = Pipeline()
+    pipeline.add_component("prompt", Builder(template=[ChatMessage.from_user("{{ query }}")], required_variables=["query"]))
+    pipeline.add_component("assistant", agent_for_yaml(hooks=hooks))
+    pipeline.connect("prompt.prompt", "assistant.messages")
+    return {"form": "hooks" if hooks else "confirmation_strategies", "component": "assistant", "yaml": pipeline.dumps()}
+
+
 def type_name(t: Any) -> str:
     """A schema type as written in code: str, list[str], dict."""
     return t.__name__ if isinstance(t, type) else str(t)
