@@ -86,3 +86,36 @@ describe("importHaystackAgent", () => {
     );
   });
 });
+
+describe("importHaystackAgent's stubs on a parameter's default", () => {
+  const withDefaults = (defaults: string) => `${agentHead}init_parameters:
+  chat_generator: { type: x.Gen, init_parameters: {} }
+  tools:
+  - type: haystack.tools.tool.Tool
+    data:
+      name: pick
+      description: Pick.
+      function: m.pick
+      parameters:
+        type: object
+        properties:
+${defaults}
+`;
+
+  it("writes a string, number, boolean, null or array default as the parameter's initializer, which codegen turns back into the schema's default", () => {
+    const { toolsModule } = importHaystackAgent(
+      withDefaults(`          unit: { type: string, enum: [c, f], default: c }
+          limit: { type: integer, default: 3 }
+          exact: { type: boolean, default: false }
+          tags: { type: array, items: { type: string }, default: ["a", "b\\"c"] }`),
+    );
+    expect(toolsModule).toContain('async pick(unit: "c" | "f" = "c", limit: Integer = 3, exact: boolean = false, tags: string[] = ["a","b\\"c"]): Promise<unknown> {');
+  });
+
+  it("leaves an object default to the body (an object literal could set __proto__): the parameter is optional", () => {
+    const { toolsModule } = importHaystackAgent(
+      withDefaults(`          filters: { type: object, properties: { year: { type: integer } }, default: { __proto__: { polluted: true } } }`),
+    );
+    expect(toolsModule).toContain("async pick(filters?: { year?: Integer }): Promise<unknown> {");
+  });
+});
