@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { Agent, ChatMessage, type JsonSchema, promptTemplate, StateMergeError, Tool } from "toolwright";
 import { ScriptedChatGenerator } from "toolwright/testing";
-import { type AgentFixture, haystackFixture, type HaystackMessageDict, type HaystackScenario, haystackToolResults } from "./haystackFixtures";
+import { type AgentFixture, haystackFixture, type HaystackMessageDict, type HaystackScenario, haystackToolResults, haystackVersions } from "./haystackFixtures";
 
 type AgentScenario = { [K in HaystackScenario]: ReturnType<typeof haystackFixture<K>> extends AgentFixture ? K : never }[HaystackScenario];
 
@@ -126,6 +126,31 @@ const counterparts: Record<AgentScenario, () => Counterpart> = {
     run: { promptVariables: { name: "Ada" } },
   }),
   "usage-summed-and-tool-call-counts": () => ({ agent: { tools: [search(), lookup()] } }),
+  "model-argument-overrides-inputs-from-state": () => ({
+    agent: {
+      tools: [tool("lookup", { order: "string", user_id: "string" }, ({ order, user_id }) => `order ${String(order)} of ${String(user_id)}`, { inputsFromState: { user: "user_id" } })],
+      stateSchema: { user: { type: z.string() } },
+    },
+    run: { user: "u-1" },
+  }),
+  "parameter-named-like-state-key": () => ({
+    agent: {
+      tools: [
+        new Tool({ name: "lookup", description: "Look up an order.", parameters: { type: "object", properties: { order: { type: "string" }, user: { type: "string" } }, required: ["order"] }, function: ({ order, user }) => `order ${String(order)} of ${String(user ?? "nobody")}` }),
+      ],
+      stateSchema: { user: { type: z.string() } },
+    },
+    run: { user: "u-1" },
+  }),
+  "arguments-not-matching-schema": () => ({ agent: { tools: [tool("repeat", { word: "string", times: "integer" }, ({ word, times }) => Array(Number(times)).fill(word).join(" "))] } }),
+  "tool-error-with-injected-value": () => ({
+    agent: { tools: [tool("charge", { amount: "integer", card_number: "string" }, fail("card declined"), { inputsFromState: { card: "card_number" } })], stateSchema: { card: { type: z.string() } } },
+    run: { card: "4111-1111-1111-1111" },
+  }),
+  "state-value-of-another-type": () => ({
+    agent: { tools: [tool("count", {}, () => ({ total: 3 }), { outputsToState: { label: { source: "total" } } })], stateSchema: { label: { type: z.string() } } },
+    run: { label: "none yet" },
+  }),
   "outputs-to-state-without-source-non-dict-result": () => ({
     agent: { tools: [new Tool({ name: "list_items", description: "List items.", parameters: { type: "object", properties: {} }, function: () => ["a", "b"], outputsToState: { items: {} } })], stateSchema: { items: { type: z.array(z.string()) } } },
     run: { items: ["start"] },
@@ -164,6 +189,7 @@ const matched: AgentScenario[] = [
   "raw-result-parts",
   "agent-user-prompt-message-block",
   "usage-summed-and-tool-call-counts",
+  "parameter-named-like-state-key",
 ];
 
 describe("toolwright's Agent against Haystack main's, on the recorded scenarios", () => {
@@ -254,6 +280,65 @@ describe("where toolwright differs from Haystack main on purpose (docs/haystack.
     expect(fixture.result!.items).toStrictEqual(["start"]);
     expect((result as Record<string, unknown>).items).toStrictEqual(["start", "a", "b"]);
     expect(ours(result!.messages)).toStrictEqual(turns(fixture.result!.messages));
+  });
+});
+
+describe("the older Differences from Haystack (items 1-5), stated from what both Haystack versions did", () => {
+  const results = (scenario: AgentScenario) => haystackVersions.map((version) => haystackToolResults(haystackFixture(version, scenario))[0]!);
+
+  it("item 1: the model cannot send a value for an inputsFromState parameter (it is told, and the tool does not run); Haystack lets the model's value win", async () => {
+    const { result, error } = await runToolwright("model-argument-overrides-inputs-from-state");
+
+    expect(results("model-argument-overrides-inputs-from-state").map((r) => r.result)).toStrictEqual(["order o-1 of someone-else", "order o-1 of someone-else"]);
+    expect(error).toBeUndefined();
+    expect(result!.messages[2]!.toolCallResult).toMatchObject({
+      result: "Tool 'lookup' was called with invalid arguments: user_id is not a parameter of this tool (parameters: order). Call the tool again with corrected arguments.",
+      error: true,
+    });
+  });
+
+  it("item 2: a parameter named like a state key is not filled from it, as in Haystack main; 2.31 filled it", async () => {
+    const { result } = await runToolwright("parameter-named-like-state-key");
+
+    expect(results("parameter-named-like-state-key").map((r) => r.result)).toStrictEqual(["order o-1 of nobody", "order o-1 of u-1"]);
+    expect(result!.messages[2]!.toolCallResult!.result).toBe("order o-1 of nobody");
+  });
+
+  it("item 3: arguments that do not match the schema are answered with what is wrong; Haystack calls the function with them", async () => {
+    const { result } = await runToolwright("arguments-not-matching-schema");
+
+    // The recorded function reports the type it got and falls back to its defaults for what is missing.
+    expect(results("arguments-not-matching-schema").map((r) => [r.result, r.error])).toStrictEqual([["str: ? ?", false], ["str: ? ?", false]]);
+    expect(result!.messages[2]!.toolCallResult).toMatchObject({
+      result: 'Tool \'repeat\' was called with invalid arguments: word is required; times must be integer (got string "2"). Call the tool again with corrected arguments.',
+      error: true,
+    });
+  });
+
+  it("item 4: the model's error message never holds an injected value; Haystack's lists every parameter, the card number too", async () => {
+    const { result } = await runToolwright("tool-error-with-injected-value");
+
+    for (const haystack of results("tool-error-with-injected-value")) {
+      expect(haystack).toMatchObject({ result: "Failed to invoke Tool `charge` with parameters {'amount': 5, 'card_number': '4111-1111-1111-1111'}. Error: card declined", error: true });
+    }
+    expect(result!.messages[2]!.toolCallResult).toMatchObject({ result: "Tool 'charge' failed: card declined.", error: true });
+    expect(JSON.stringify(result!.messages.map((message) => message.toJSON()))).not.toContain("4111");
+  });
+
+  it("item 5: a value of another type is refused on write, and an unknown initial key is an error; Haystack stores both", async () => {
+    const { result } = await runToolwright("state-value-of-another-type");
+    const agent = new Agent({ chatGenerator: new ScriptedChatGenerator([]), stateSchema: { label: { type: z.string() } } });
+
+    for (const version of haystackVersions) {
+      const fixture = haystackFixture(version, "state-value-of-another-type");
+      expect([fixture.result!.label, fixture.unknown_initial_key]).toStrictEqual([3, "accepted"]);
+    }
+    expect((result as Record<string, unknown>).label).toBe("none yet");
+    expect(result!.messages[2]!.toolCallResult).toMatchObject({
+      result: "Tool 'count' ran, but its output could not be merged into state key 'label': State key 'label' rejected a value that does not match its type: label: Invalid input: expected string, received number. The value was not stored.",
+      error: true,
+    });
+    await expect(agent.run({ messages: [ChatMessage.fromUser("go")], unknown: 1 } as never)).rejects.toThrow("State key 'unknown' is not in the state schema. Declare it in stateSchema or use a known key. Known keys: label, messages.");
   });
 });
 

@@ -51,6 +51,8 @@ export interface AgentFixture extends FixtureBase {
   result?: { messages: HaystackMessageDict[]; exit_reason?: string; step_count?: number; token_usage?: Record<string, number>; tool_call_counts?: Record<string, number> } & Record<string, unknown>;
   result_keys?: string[];
   note?: string;
+  /** state-value-of-another-type: what State did with an initial key its schema lacks. */
+  unknown_initial_key?: "accepted" | HaystackError;
 }
 
 /** `ChatMessage.from_dict` of one serialized form: what `to_dict` wrote back, or the error. */
@@ -114,6 +116,11 @@ export interface HaystackFixtures {
   "chat-prompt-builder-message-blocks": PromptFixture;
   "agent-user-prompt-message-block": AgentFixture;
   "usage-summed-and-tool-call-counts": AgentFixture;
+  "model-argument-overrides-inputs-from-state": AgentFixture;
+  "parameter-named-like-state-key": AgentFixture;
+  "arguments-not-matching-schema": AgentFixture;
+  "tool-error-with-injected-value": AgentFixture;
+  "state-value-of-another-type": AgentFixture;
   "outputs-to-state-without-source-non-dict-result": AgentFixture;
   "chat-message-pre-2.9-content-string": MessageFromDictFixture;
   "chat-message-2.9-to-2.12-underscore-form": MessageFromDictFixture;

@@ -272,6 +272,98 @@ def outputs_to_string_handler_throws() -> dict[str, Any]:
     )
 
 
+# ---------------------------------------------------------------- the older Differences from Haystack (items 1-5)
+
+
+@scenario("model-argument-overrides-inputs-from-state")
+def model_overrides_inputs_from_state() -> dict[str, Any]:
+    """Item 1: the model sends a value for a parameter inputs_from_state fills."""
+    lookup = Tool(
+        name="lookup",
+        description="Look up an order.",
+        parameters=obj_schema(order="string"),
+        function=lambda order, user_id: f"order {order} of {user_id}",
+        inputs_from_state={"user": "user_id"},
+    )
+    return run_agent(
+        script=[[calls(("lookup", {"order": "o-1", "user_id": "someone-else"}, "c1"))], [ChatMessage.from_assistant("done")]],
+        messages=[user("go")],
+        agent_kwargs={"tools": [lookup], "state_schema": {"user": {"type": str}}},
+        run_kwargs={"user": "u-1"},
+    )
+
+
+@scenario("parameter-named-like-state-key")
+def parameter_named_like_state_key() -> dict[str, Any]:
+    """Item 2: a tool without inputs_from_state whose function has a parameter named like a state key."""
+
+    def lookup(order: str, user: str = "nobody") -> str:
+        return f"order {order} of {user}"
+
+    tool_ = Tool(name="lookup", description="Look up an order.", parameters=obj_schema(order="string"), function=lookup)
+    return run_agent(
+        script=[[calls(("lookup", {"order": "o-1"}, "c1"))], [ChatMessage.from_assistant("done")]],
+        messages=[user("go")],
+        agent_kwargs={"tools": [tool_], "state_schema": {"user": {"type": str}}},
+        run_kwargs={"user": "u-1"},
+    )
+
+
+@scenario("arguments-not-matching-schema")
+def arguments_not_matching_schema() -> dict[str, Any]:
+    """Item 3: the model sends a string for an integer parameter and leaves out a required one."""
+    repeat = Tool(
+        name="repeat",
+        description="Repeat a word.",
+        parameters=obj_schema(word="string", times="integer"),
+        function=lambda word="?", times=1: f"{type(times).__name__}: " + " ".join([word] * (times if isinstance(times, int) else 2)),
+    )
+    return run_agent(
+        script=[[calls(("repeat", {"times": "2"}, "c1"))], [ChatMessage.from_assistant("done")]],
+        messages=[user("go")],
+        agent_kwargs={"tools": [repeat]},
+    )
+
+
+@scenario("tool-error-with-injected-value")
+def tool_error_with_injected_value() -> dict[str, Any]:
+    """Item 4: a tool filled from state fails; what the model is told."""
+    def charge_card(amount: int, card_number: str) -> str:
+        raise ValueError("card declined")
+
+    charge = Tool(name="charge", description="Charge the card.", parameters=obj_schema(amount="integer"), function=charge_card, inputs_from_state={"card": "card_number"})
+    return run_agent(
+        script=[[calls(("charge", {"amount": 5}, "c1"))], [ChatMessage.from_assistant("done")]],
+        messages=[user("go")],
+        agent_kwargs={"tools": [charge], "state_schema": {"card": {"type": str}}},
+        run_kwargs={"card": "4111-1111-1111-1111"},
+    )
+
+
+@scenario("state-value-of-another-type")
+def state_value_of_another_type() -> dict[str, Any]:
+    """Item 5: a tool writes a number into a str key, and the run starts with a key the schema lacks."""
+    count = Tool(
+        name="count",
+        description="Count.",
+        parameters={"type": "object", "properties": {}},
+        function=lambda: {"total": 3},
+        outputs_to_state={"label": {"source": "total"}},
+    )
+    record = run_agent(
+        script=[[calls(("count", {}, "c1"))], [ChatMessage.from_assistant("done")]],
+        messages=[user("go")],
+        agent_kwargs={"tools": [count], "state_schema": {"label": {"type": str}}},
+        run_kwargs={"label": "none yet"},
+    )
+    try:
+        State(schema={"label": {"type": str}}, data={"label": "x", "unknown": 1})
+        record["unknown_initial_key"] = "accepted"
+    except Exception as error:
+        record["unknown_initial_key"] = error_of(error)
+    return record
+
+
 # ---------------------------------------------------------------- features
 
 
