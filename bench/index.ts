@@ -6,6 +6,7 @@ import { benchComposition } from "./composition";
 import { benchConversationStores } from "./conversationStore";
 import { benchDataPatterns } from "./dataPatterns";
 import { benchDefinition } from "./definition";
+import { benchHaystack } from "./haystack";
 import { benchLoopOverhead } from "./loopOverhead";
 import { benchMcp } from "./mcp/benchMcp";
 import { benchMediaRun } from "./mediaRun";
@@ -17,10 +18,10 @@ import { benchTracing } from "./tracing";
 import { benchUIStream } from "./uiStream";
 import { benchWideReply } from "./wideReply";
 
-const sections = ["runtime", "peer", "codegen", "cluster", "mcp", "tracing", "composition", "aisdk", "definition", "conversations"] as const;
+const sections = ["runtime", "peer", "codegen", "cluster", "mcp", "tracing", "composition", "aisdk", "definition", "conversations", "haystack"] as const;
 type Section = (typeof sections)[number];
 
-/** `node dist/bench/index.js [runtime] [peer] [codegen] [cluster] [mcp] [tracing] [composition] [aisdk] [definition] [conversations]`: the named sections, or all of them. */
+/** `node dist/bench/index.js [runtime] [peer] [codegen] [cluster] [mcp] [tracing] [composition] [aisdk] [definition] [conversations] [haystack]`: the named sections, or all of them. */
 function chosenSections(argv: readonly string[]): Section[] {
   const unknown = argv.filter((a) => !(sections as readonly string[]).includes(a));
   if (unknown.length > 0) throw new Error(`unknown benchmark section ${unknown.map((a) => `'${a}'`).join(", ")}; the sections are ${sections.join(", ")}`);
@@ -73,6 +74,10 @@ async function main(): Promise<void> {
   if (chosen.includes("conversations")) {
     console.log("## conversations (toolwright/conversations: load and append latency, concurrent appends; memory, PGlite in a temp dataDir, a Postgres server and a redis-server of its own; issue #31)");
     await benchConversationStores((line) => console.log(line));
+  }
+  if (chosen.includes("haystack")) {
+    console.log("## haystack (Haystack main's read-after-write batches on wide replies, {% message %} templates, import-haystack; issue #33)");
+    for (const line of await benchHaystack()) console.log(line);
   }
 }
 

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { ChatMessage, type ChatRole, type ContentInput } from "../chat/chatMessage";
 import { PromptTemplateError } from "../errors";
 import { FileContent } from "../media/fileContent";
@@ -14,6 +15,10 @@ export interface MessageAttributes {
   readonly line: number;
 }
 
+// A marker's form, compiled once (a pattern per render's nonce cost a regex compilation each
+// render); a match holding another nonce is a value's own text, never a marker of this render.
+const markerPattern = /\u0000([0-9a-f]{32}):(m|p)(\d+)\u0000/g;
+
 /**
  * The messages and content parts one render of a message template makes. A block's or a part's
  * place in the output is a marker holding a nonce drawn for this render, as Haystack's
@@ -25,12 +30,16 @@ export class MessageCollector {
   readonly #nonce: string;
   readonly #messages: ChatMessage[] = [];
   readonly #parts: (ImageContent | FileContent)[] = [];
-  readonly #marker: RegExp;
 
   constructor(private readonly template: string) {
-    const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
-    this.#nonce = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
-    this.#marker = new RegExp(`\u0000${this.#nonce}:(m|p)(\\d+)\u0000`, "g");
+    this.#nonce = randomBytes(16).toString("hex");
+  }
+
+  /** This render's markers in `text`, each with its kind (m or p) and index. */
+  *#markers(text: string): Generator<{ readonly kind: string; readonly index: number; readonly at: number; readonly length: number }> {
+    for (const match of text.matchAll(markerPattern)) {
+      if (match[1] === this.#nonce) yield { kind: match[2]!, index: Number(match[3]), at: match.index, length: match[0].length };
+    }
   }
 
   /** Records a `templatize_part` value (an image's or a file's JSON form) and returns its marker. */
@@ -58,12 +67,12 @@ export class MessageCollector {
     if (pythonStrip(body) === "") throw this.error(`has ${at} whose content is empty or only whitespace: give the message some text`);
     const parts: ContentInput[] = [];
     let cursor = 0;
-    for (const match of body.matchAll(this.#marker)) {
-      if (match[1] === "m") throw this.error(`has ${at} with a message inside it (from a macro or a {% set %} block): message blocks do not nest; render each message at the top level`);
-      const text = pythonStrip(body.slice(cursor, match.index));
+    for (const marker of this.#markers(body)) {
+      if (marker.kind === "m") throw this.error(`has ${at} with a message inside it (from a macro or a {% set %} block): message blocks do not nest; render each message at the top level`);
+      const text = pythonStrip(body.slice(cursor, marker.at));
       if (text !== "") parts.push(text);
-      parts.push(this.#parts[Number(match[2])]!);
-      cursor = match.index + match[0].length;
+      parts.push(this.#parts[marker.index]!);
+      cursor = marker.at + marker.length;
     }
     const rest = pythonStrip(body.slice(cursor));
     if (rest !== "") parts.push(rest);
@@ -116,15 +125,15 @@ export class MessageCollector {
     const messages: ChatMessage[] = [];
     let cursor = 0;
     const outside = (text: string): void => {
-      const stray = pythonStrip(text.replace(this.#marker, ""));
+      const stray = pythonStrip(text.replace(markerPattern, (marker, nonce) => (nonce === this.#nonce ? "" : marker)));
       if (stray !== "") throw this.error(`has text outside its {% message %} blocks ('${stray.length > 40 ? `${stray.slice(0, 40)}…` : stray}'): put all text inside a block`);
       if (text.includes(`\u0000${this.#nonce}:p`)) throw this.error(`uses templatize_part outside its {% message %} blocks: move it into the message that holds the part`);
     };
-    for (const match of output.matchAll(this.#marker)) {
-      if (match[1] === "p") continue;
-      outside(output.slice(cursor, match.index));
-      messages.push(this.#messages[Number(match[2])]!);
-      cursor = match.index + match[0].length;
+    for (const marker of this.#markers(output)) {
+      if (marker.kind === "p") continue;
+      outside(output.slice(cursor, marker.at));
+      messages.push(this.#messages[marker.index]!);
+      cursor = marker.at + marker.length;
     }
     outside(output.slice(cursor));
     return messages;
