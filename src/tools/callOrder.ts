@@ -26,6 +26,8 @@ export interface CallSchedule {
  * step of 10,000 calls costs about 10,000 steps even when every call reads and writes one key.
  */
 export function scheduleCalls(tools: ReadonlyArray<Tool | undefined>): CallSchedule {
+  // Most steps read no state: one batch in call order, without the bookkeeping below.
+  if (!tools.some((tool) => tool !== undefined && (tool.usesState || toolInternals(tool).inputsFromState.length > 0))) return oneBatch(tools);
   const calls: CallIO[] = [];
   tools.forEach((tool, index) => {
     if (tool) calls.push(callIO(tool, index));
@@ -65,6 +67,17 @@ export function scheduleCalls(tools: ReadonlyArray<Tool | undefined>): CallSched
     for (const call of ready) release(call, { counts, readers, calls, batch, next });
   }
   return { order, batch, lastOfBatch };
+}
+
+// Every known call in one batch, in call order.
+function oneBatch(tools: ReadonlyArray<Tool | undefined>): CallSchedule {
+  const order: number[] = [];
+  const batch = tools.map((tool, index) => {
+    if (!tool) return undefined;
+    order.push(index);
+    return 0;
+  });
+  return { order, batch, lastOfBatch: order.length > 0 ? [order.at(-1)!] : [] };
 }
 
 /** The state keys one call reads and writes; `wholeState` for a tool given the live State. */
