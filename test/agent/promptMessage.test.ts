@@ -1,21 +1,14 @@
 import { Agent, ChatMessage, ConfigurationError, promptTemplate } from "toolwright";
 import { ScriptedChatGenerator } from "toolwright/testing";
 import { png } from "../helpers/mediaSamples";
+import { thrownError } from "../helpers/thrownError";
 
 const reply = ChatMessage.fromAssistant("Done.");
 const agentWith = (options: { systemPrompt?: unknown; userPrompt?: unknown }) => {
   const chatGenerator = new ScriptedChatGenerator([reply]);
   return { chatGenerator, agent: new Agent({ chatGenerator, ...(options as object) }) };
 };
-const configurationError = (make: () => unknown): ConfigurationError => {
-  try {
-    make();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigurationError);
-    return error as ConfigurationError;
-  }
-  throw new Error("no error");
-};
+const configurationError = (make: () => unknown): ConfigurationError => thrownError(make, ConfigurationError);
 
 // Haystack main: haystack/components/agents/agent.py (Agent.__init__ builds a ChatPromptBuilder
 // for user_prompt and system_prompt from _template_for_role; _initialize_fresh_execution renders

@@ -1,21 +1,14 @@
 import fc from "fast-check";
 import { ChatMessage, promptTemplate, PromptTemplateError } from "toolwright";
 import { pdf, png, pngBase64 } from "../helpers/mediaSamples";
+import { thrownError } from "../helpers/thrownError";
 
 const messages = (source: string, values: Record<string, unknown> = {}) => promptTemplate(source, { name: "userPrompt" }).renderMessages(values);
 const json = (source: string, values: Record<string, unknown> = {}) => messages(source, values).map((message) => message.toJSON());
 // Python's str.strip(): the whitespace a block's text loses (Haystack strips each text part).
 const pythonSpace = "[\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]+";
 const pythonStripped = (text: string) => text.replace(new RegExp(`^${pythonSpace}`), "").replace(new RegExp(`${pythonSpace}$`), "");
-const failure = (source: string, values: Record<string, unknown> = {}): string => {
-  try {
-    messages(source, values);
-  } catch (error) {
-    expect(error).toBeInstanceOf(PromptTemplateError);
-    return (error as Error).message;
-  }
-  throw new Error("rendered without an error");
-};
+const failure = (source: string, values: Record<string, unknown> = {}): string => thrownError(() => messages(source, values), PromptTemplateError).message;
 
 // Haystack main (3.2.0-rc0) and 2.31: haystack/utils/jinja2_chat_extension.py (ChatMessageExtension)
 // and haystack/components/builders/chat_prompt_builder.py (_render_chat_messages_from_str_template).
