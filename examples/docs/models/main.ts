@@ -41,7 +41,7 @@ async function chatCompletions(server: MockOpenAIServer): Promise<void> {
   const client = new OpenAI({ apiKey, baseURL, organization });
   server.enqueue(jsonReply({ text: "Fine, thanks." }));
   // #region openai
-  new OpenAIChatGenerator({
+  const chatGenerator = new OpenAIChatGenerator({
     model: "gpt-4o-mini",
     apiKey,                          // default OPENAI_API_KEY
     baseURL,                         // default OPENAI_BASE_URL: Ollama, vLLM, LM Studio, Azure, …
@@ -53,11 +53,12 @@ async function chatCompletions(server: MockOpenAIServer): Promise<void> {
     deadlineMs: 600_000,             // the whole call: every attempt, retry wait, body or stream, callback
     streamIdleTimeoutMs: 300_000,    // a stream that sends nothing this long is aborted
     toolsStrict: true,               // strict-compatible schemas go in strict mode
-    client,                          // or your own new OpenAI(...)
+    // client: new OpenAI(...),     // your own client instead: its apiKey, baseURL, organization and timeout are used, the ones above ignored
   });
   // #endregion
-  const generator = new OpenAIChatGenerator({ model: "gpt-4o-mini", generationKwargs: { temperature: 0, max_tokens: 800, parallel_tool_calls: true }, toolsStrict: true, client });
-  const result = await new Agent({ chatGenerator: generator, tools: [lookup] }).run({ messages: hello });
+  const result = await new Agent({ chatGenerator, tools: [lookup] }).run({ messages: hello });
+  const withClient = new OpenAIChatGenerator({ model: "gpt-4o-mini", apiKey: "sk-ignored", baseURL: "http://127.0.0.1:9/v1", client });
+  assert.equal(withClient.client.baseURL, client.baseURL);
   assert.equal(result.lastMessage.text, "Fine, thanks.");
   const body = server.requests.at(-1)?.body as Record<string, unknown> & { tools: Array<{ function: { strict?: boolean } }> };
   assert.deepEqual([body.model, body.temperature, body.max_tokens, body.parallel_tool_calls, body.tools[0]?.function.strict], ["gpt-4o-mini", 0, 800, true, true]);
