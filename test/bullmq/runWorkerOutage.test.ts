@@ -7,6 +7,7 @@ import { createServer, type AddressInfo } from "node:net";
 import * as path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createInterface } from "node:readline";
+import { Redis } from "ioredis";
 import { Agent, ChatMessage } from "toolwright";
 import { RedisConnectionError, RunQueue, RunWorker, type RunEventEntry } from "toolwright/bullmq";
 import { ScriptedChatGenerator } from "toolwright/testing";
@@ -65,9 +66,9 @@ async function startWorker(env: Record<string, string | number>): Promise<Worker
   return worker;
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
+async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 400; i++) {
-    if (condition()) return;
+    if (await condition()) return;
     await sleep(25);
   }
   throw new Error(`timed out waiting until ${what}`);
@@ -137,6 +138,15 @@ describe("RunWorker", () => {
     try {
       const before = await queue.start({ messages: [ChatMessage.fromUser("steps:1")] });
       expect((await queue.result(before, { timeoutMs: 15_000 })).status).toBe("done");
+      // The run is done once its result is stored; BullMQ moves its job out of the active list just
+      // after. Killed in between, the restarted (empty) Redis has no key for that move, and BullMQ's
+      // "Missing key for job …" would be reported too: the outage under test is the idle one.
+      const inspector = new Redis({ host: redis.host, port: redis.port, maxRetriesPerRequest: 1 });
+      try {
+        await until(async () => (await inspector.llen(`toolwright:${name}:active`)) === 0, "BullMQ moved the finished job out of active");
+      } finally {
+        inspector.disconnect();
+      }
 
       await redis.signal("SIGKILL");
       servers.splice(servers.indexOf(redis), 1);
