@@ -68,3 +68,29 @@ export class RedisConnectionError extends ProviderError {
     this.queueName = options.queueName;
   }
 }
+
+/**
+ * Redis no longer holds a job a RunWorker was working on: its data was lost (a restart without
+ * persistence, a FLUSHALL, an evicted key), and the run the job was a step of is gone with it.
+ * Reported once per job through the worker's `onError`, not thrown; the worker goes on with other
+ * jobs.
+ */
+export class RedisDataLostError extends ProviderError {
+  /** The Redis the worker uses: `host:port`, or its Unix socket path. */
+  readonly redis: string;
+  /** The BullMQ queue the worker serves. */
+  readonly queueName: string;
+  /** The BullMQ job that was missing: `<runId>.leg<n>` for a run's step. */
+  readonly jobId: string;
+  /** The run the job belonged to, when its id says. */
+  readonly runId: string | undefined;
+
+  constructor(options: { redis: string; queueName: string; jobId: string; runId: string | undefined; message: string; cause: unknown }) {
+    super(options.message, { cause: options.cause });
+    this.redis = options.redis;
+    this.queueName = options.queueName;
+    this.jobId = options.jobId;
+    this.runId = options.runId;
+  }
+}
+

@@ -3,7 +3,7 @@
  * @module toolwright/bullmq
  */
 export type { RedisConnection, RunStoreOptions } from "./connection";
-export { RedisConnectionError, RunNotFoundError, RunStateError, RunWaitError } from "./errors";
+export { RedisConnectionError, RedisDataLostError, RunNotFoundError, RunStateError, RunWaitError } from "./errors";
 export type { RunCallOptions } from "./redisDeadline";
 export type { RunEvent, RunEventEntry, RunFailure, RunOutcome, RunResultJSON } from "./runEvents";
 export type { RunConversationOption } from "./runConversationOption";

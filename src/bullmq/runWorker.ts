@@ -18,6 +18,7 @@ import type { JsonValue } from "../state/jsonCodec";
 import type { RunJobData } from "./runQueue";
 import { type RunRecord, RunStore } from "./runStore";
 import { endRedisClient, WorkerRedis } from "./workerRedis";
+import { RedisDataLostError } from "./errors";
 
 /** Options of `new RunWorker(...)`. */
 export interface RunWorkerOptions<S extends StateSchema> extends RunStoreOptions {
@@ -59,8 +60,10 @@ export interface RunWorkerOptions<S extends StateSchema> extends RunStoreOptions
   /**
    * Where the worker reports what goes wrong outside a step, since no call of yours is there to reject:
    * a RedisConnectionError once per Redis outage (Redis down, never up or unreachable; the worker
-   * goes on by itself when Redis is back), and BullMQ's other errors as they come (a write Redis
-   * refused, such as its OOM). Default: each is printed to stderr on one line, its name and message.
+   * goes on by itself when Redis is back), a RedisDataLostError once per job Redis no longer has
+   * (its data lost: a restart without persistence, a FLUSHALL, an eviction), and BullMQ's other
+   * errors as they come (a write Redis refused, such as its OOM). Default: each is printed to
+   * stderr on one line, its name and message.
    */
   onError?: (error: Error) => void;
 }
@@ -80,6 +83,8 @@ export class RunWorker<S extends StateSchema = StateSchema> {
   readonly #subscriber: Redis;
   readonly #redis: WorkerRedis;
   readonly #closeTimeoutMs: number;
+  // The jobs reported lost (RedisDataLostError), so that BullMQ's several failed moves of one are one report.
+  readonly #lostJobs = new Set<string>();
   readonly #running = new Map<string, AbortController>();
   #closed: Promise<void> | undefined;
 
@@ -113,7 +118,14 @@ export class RunWorker<S extends StateSchema = StateSchema> {
     // Without a listener BullMQ prints each error (with its stack) to the console. Connection errors
     // are the outage WorkerRedis reports once; the rest go to onError.
     this.#worker.on("error", (error: Error) => {
-      if (this.#closed === undefined && !this.#redis.down && !isConnectionError(error)) report(error);
+      if (this.#closed !== undefined || this.#redis.down || isConnectionError(error)) return;
+      const lost = lostJob(error);
+      if (lost === undefined) return report(error);
+      // BullMQ fails each of its moves of a job Redis lost (to finished, then to delayed): one report per job.
+      if (this.#lostJobs.has(lost)) return;
+      if (this.#lostJobs.size >= 1000) this.#lostJobs.clear();
+      this.#lostJobs.add(lost);
+      report(dataLost(this.#redis.target, this.#store.queueName, lost, error));
     });
     // A leg's job this worker failed for good (its Redis writes failed on every attempt) ends its run
     // as failed rather than leaving it running; an attempt that BullMQ retries has no finishedOn.
@@ -369,6 +381,25 @@ function refusesStateUpdates(error: unknown): boolean {
 }
 
 // The leg a job carries, from its id `<runId>.leg<n>` (RunQueue names every job so).
+// The job of BullMQ's "Missing key for job <id>. <command>" (ErrorCode.JobNotExist): Redis no longer has it.
+function lostJob(error: Error): string | undefined {
+  const { ErrorCode } = require("bullmq") as typeof import("bullmq");
+  if ((error as Error & { code?: unknown }).code !== ErrorCode.JobNotExist) return undefined;
+  return /^Missing key for job (.+)\. \w+$/.exec(error.message)?.[1];
+}
+
+function dataLost(redis: string, queueName: string, jobId: string, cause: Error): RedisDataLostError {
+  const runId = legOf(jobId) === undefined ? undefined : jobId.replace(/\.leg\d+$/, "");
+  return new RedisDataLostError({
+    redis,
+    queueName,
+    jobId,
+    runId,
+    cause,
+    message: `RunWorker of queue '${queueName}' found no job ${jobId} in Redis at ${redis}: Redis lost the queue's data (a restart without persistence, a FLUSHALL, an evicted key)${runId === undefined ? "" : `, and run ${runId} with it`}. Run Redis with persistence (appendonly yes) and maxmemory-policy noeviction.`,
+  });
+}
+
 function legOf(jobId: string | undefined): number | undefined {
   const match = /\.leg(\d+)$/.exec(jobId ?? "");
   return match ? Number(match[1]) : undefined;

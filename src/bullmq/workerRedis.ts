@@ -34,6 +34,11 @@ export class WorkerRedis {
     return this.#watch(newRedisClient(this.#connection));
   }
 
+  /** The Redis the worker uses, as errors name it: `host:port`, or its Unix socket path. */
+  get target(): string {
+    return redisTarget(this.bullmq);
+  }
+
   /** Whether BullMQ's client is connected now (a paused Redis still counts as connected). */
   get connected(): boolean {
     return this.bullmq.status === "ready";

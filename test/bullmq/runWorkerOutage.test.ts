@@ -1,6 +1,6 @@
-// A RunWorker while its Redis is down, never up, or paused: close() ends (and the process with it),
-// and what the user sees on stderr is one RedisConnectionError per outage naming host:port, never
-// ioredis's or BullMQ's raw errors. The workers run in processes of their own (helpers/outageWorker.cjs
+// A RunWorker while its Redis is down, never up, paused, or has lost its data: close() ends (and the
+// process with it), and what the user sees on stderr is one RedisConnectionError per outage naming
+// host:port, or one RedisDataLostError per lost job, never ioredis's or BullMQ's raw errors. The workers run in processes of their own (helpers/outageWorker.cjs
 // against dist/), so that their real stderr is what is asserted.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer, type AddressInfo } from "node:net";
@@ -165,6 +165,30 @@ describe("RunWorker", () => {
       await queue.close();
     }
   }, 60_000);
+
+  it("reports a job whose data Redis lost mid-step once, as a RedisDataLostError naming the job, the run and the fix", async () => {
+    const redis = await startRedis();
+    servers.push(redis);
+    const name = "lost";
+    const worker = await startWorker({ REDIS_PORT: redis.port, QUEUE_NAME: name, TOOL_DELAY_MS: 1000 });
+    const queue = new RunQueue({ connection: { host: redis.host, port: redis.port }, name });
+    const flusher = new Redis({ host: redis.host, port: redis.port, maxRetriesPerRequest: 1 });
+    try {
+      const runId = await queue.start({ messages: [ChatMessage.fromUser("steps:1")] });
+      await worker.line(/^called /);
+      await flusher.flushall();
+      // BullMQ fails both its moves of the job (to finished, then to delayed): one report.
+      await until(() => worker.stderr() !== "", "the worker reported the lost job");
+      await sleep(1500);
+      expect(await worker.close()).toEqual({ code: 0, signal: null });
+      expect(worker.stderr()).toBe(
+        `RedisDataLostError: RunWorker of queue '${name}' found no job ${runId}.leg0 in Redis at 127.0.0.1:${redis.port}: Redis lost the queue's data (a restart without persistence, a FLUSHALL, an evicted key), and run ${runId} with it. Run Redis with persistence (appendonly yes) and maxmemory-policy noeviction.\n`,
+      );
+    } finally {
+      flusher.disconnect();
+      await queue.close();
+    }
+  }, 30_000);
 
   it("closes within closeTimeoutMs while Redis is paused (SIGSTOP) with a step in flight, and the step stays claimable for another worker", async () => {
     const redis = await startRedis();
