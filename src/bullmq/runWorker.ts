@@ -380,7 +380,6 @@ function refusesStateUpdates(error: unknown): boolean {
   return name === "StateTypeError" || name === "StateKeyError" || (name === "ConfigurationError" && typeof message === "string" && message.startsWith("Agent.run has stateUpdates"));
 }
 
-// The leg a job carries, from its id `<runId>.leg<n>` (RunQueue names every job so).
 // The job of BullMQ's "Missing key for job <id>. <command>" (ErrorCode.JobNotExist): Redis no longer has it.
 function lostJob(error: Error): string | undefined {
   const { ErrorCode } = require("bullmq") as typeof import("bullmq");
@@ -400,6 +399,7 @@ function dataLost(redis: string, queueName: string, jobId: string, cause: Error)
   });
 }
 
+// The leg a job carries, from its id `<runId>.leg<n>` (RunQueue names every job so).
 function legOf(jobId: string | undefined): number | undefined {
   const match = /\.leg(\d+)$/.exec(jobId ?? "");
   return match ? Number(match[1]) : undefined;
