@@ -1,12 +1,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { main } from "../../codegen/cli";
-import { clearSignatureSources } from "../../src/tools/signatureChange";
-import { clearToolSchemas } from "../../src/tools/schemaRegistry";
 import { ChatMessage, type MergeHandler, Tool, type ConfirmationStrategy } from "toolwright";
 import { ScriptedChatGenerator } from "toolwright/testing";
 import { importHaystackAgent, loadAgent } from "toolwright/yaml";
 import { parse as loadYaml } from "yaml";
+import { loadFresh } from "../codegen/helpers/loadFresh";
 import { captured, TempProject } from "../codegen/helpers/tempProject";
 import { haystackFixture, haystackVersions } from "./haystackFixtures";
 
@@ -25,15 +24,7 @@ async function convertAndPort(project: TempProject, yamlFile: string, ports: Rec
   const codegenErr = captured();
   expect(await main(["codegen"], captured(), codegenErr, project.dir)).toBe(0);
   expect(codegenErr.text).toBe("");
-  jest.resetModules();
-  clearToolSchemas();
-  clearSignatureSources();
-  let loaded: Loaded | undefined;
-  jest.isolateModules(() => {
-    require(project.path("src/tools.generated.ts"));
-    loaded = require(project.path("src/tools.ts")) as Loaded;
-  });
-  return loaded!;
+  return loadFresh<Loaded>(project, "src/tools.ts");
 }
 
 const call = (id: string, toolName: string, args: Record<string, unknown>) => ChatMessage.fromAssistant(undefined, { toolCalls: [{ id, toolName, arguments: args }] });

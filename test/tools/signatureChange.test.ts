@@ -1,8 +1,8 @@
 import { main } from "../../codegen/cli";
 import { clearSignatureSources } from "../../src/tools/signatureChange";
-import { clearToolSchemas } from "../../src/tools/schemaRegistry";
 import { Agent, ConfigurationError, StaleSchemaError } from "toolwright";
 import { ScriptedChatGenerator } from "toolwright/testing";
+import { loadFresh } from "../codegen/helpers/loadFresh";
 import { captured, TempProject } from "../codegen/helpers/tempProject";
 
 const billingTools = `import { tool, defineTool } from "toolwright";
@@ -23,17 +23,7 @@ const command = "npx toolwright codegen --project tsconfig.json --out src/tools.
 
 // The project's generated module and tools, loaded fresh (as a tsx or SWC process would, types stripped).
 function load(project: TempProject): { BillingTools: new () => object; convert: object } {
-  jest.resetModules();
-  clearToolSchemas();
-  clearSignatureSources();
-  const generated = project.path("src/tools.generated.ts");
-  const tools = project.path("src/billingTools.ts");
-  let loaded: { BillingTools: new () => object; convert: object } | undefined;
-  jest.isolateModules(() => {
-    require(generated);
-    loaded = require(tools) as typeof loaded;
-  });
-  return loaded!;
+  return loadFresh(project, "src/billingTools.ts");
 }
 
 function agentError(tools: object[]): ConfigurationError {

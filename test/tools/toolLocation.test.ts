@@ -1,9 +1,9 @@
 import { main } from "../../codegen/cli";
 import { clearSignatureSources } from "../../src/tools/signatureChange";
-import { clearToolSchemas } from "../../src/tools/schemaRegistry";
 import { Agent, ConfigurationError } from "toolwright";
 import { ScriptedChatGenerator } from "toolwright/testing";
 import { z } from "zod";
+import { loadFresh } from "../codegen/helpers/loadFresh";
 import { captured, TempProject } from "../codegen/helpers/tempProject";
 
 const billingTools = `import { tool, defineTool } from "toolwright";
@@ -30,15 +30,7 @@ type Loaded = { BillingTools: new () => object; convert: object };
 
 // The project's generated module and tools, loaded fresh, as a tsx process would load them.
 function load(project: TempProject): Loaded {
-  jest.resetModules();
-  clearToolSchemas();
-  clearSignatureSources();
-  let loaded: Loaded | undefined;
-  jest.isolateModules(() => {
-    require(project.path("src/tools.generated.ts"));
-    loaded = require(project.path("src/billingTools.ts")) as Loaded;
-  });
-  return loaded!;
+  return loadFresh<Loaded>(project, "src/billingTools.ts");
 }
 
 function agentError(tools: object[], stateSchema?: Record<string, { type: z.ZodType }>): ConfigurationError {
