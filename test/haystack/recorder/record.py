@@ -89,6 +89,11 @@ def obj_schema(**props: str) -> dict[str, Any]:
     return {"type": "object", "properties": {k: {"type": t} for k, t in props.items()}, "required": list(props)}
 
 
+def search_tool() -> Tool:
+    """The plain search tool several scenarios give the Agent."""
+    return Tool(name="search", description="Search.", parameters=obj_schema(query="string"), function=lambda query: f"results for {query}")
+
+
 def run_agent(
     *,
     script: list[list[ChatMessage]],
@@ -152,7 +157,7 @@ def no_tools_empty_reply() -> dict[str, Any]:
 
 @scenario("tools-empty-reply")
 def tools_empty_reply() -> dict[str, Any]:
-    search = Tool(name="search", description="Search.", parameters=obj_schema(query="string"), function=lambda query: f"results for {query}")
+    search = search_tool()
     return run_agent(
         script=[[ChatMessage.from_assistant("")], [ChatMessage.from_assistant("second call")]],
         messages=[user("hi")],
@@ -162,7 +167,7 @@ def tools_empty_reply() -> dict[str, Any]:
 
 @scenario("whitespace-only-reply")
 def whitespace_only_reply() -> dict[str, Any]:
-    search = Tool(name="search", description="Search.", parameters=obj_schema(query="string"), function=lambda query: f"results for {query}")
+    search = search_tool()
     return run_agent(
         script=[[ChatMessage.from_assistant("  \n ")], [ChatMessage.from_assistant("second call")]],
         messages=[user("hi")],
@@ -172,7 +177,7 @@ def whitespace_only_reply() -> dict[str, Any]:
 
 @scenario("exit-condition-names-run-time-tool")
 def exit_condition_names_run_time_tool() -> dict[str, Any]:
-    search = Tool(name="search", description="Search.", parameters=obj_schema(query="string"), function=lambda query: f"results for {query}")
+    search = search_tool()
     finish = Tool(name="finish", description="Finish.", parameters=obj_schema(answer="string"), function=lambda answer: f"final: {answer}")
     return run_agent(
         script=[[calls(("finish", {"answer": "42"}, "c1"))], [ChatMessage.from_assistant("not reached")]],
@@ -210,7 +215,7 @@ def read_after_write() -> dict[str, Any]:
 
 @scenario("unknown-tool-error-position")
 def unknown_tool_error_position() -> dict[str, Any]:
-    search = Tool(name="search", description="Search.", parameters=obj_schema(query="string"), function=lambda query: f"results for {query}")
+    search = search_tool()
     lookup = Tool(name="lookup", description="Look up.", parameters=obj_schema(key="string"), function=lambda key: f"value of {key}")
     return run_agent(
         script=[[calls(("search", {"query": "a"}, "c1"), ("nope", {}, "c2"), ("lookup", {"key": "b"}, "c3"))], [ChatMessage.from_assistant("done")]],
@@ -457,7 +462,7 @@ def usage(prompt: int, completion: int) -> dict[str, Any]:
 
 @scenario("usage-summed-and-tool-call-counts")
 def usage_summed() -> dict[str, Any]:
-    search = Tool(name="search", description="Search.", parameters=obj_schema(query="string"), function=lambda query: f"results for {query}")
+    search = search_tool()
     lookup = Tool(name="lookup", description="Look up.", parameters=obj_schema(key="string"), function=lambda key: f"value of {key}")
     first = ChatMessage.from_assistant(tool_calls=[ToolCall(tool_name="search", arguments={"query": "a"}, id="c1"), ToolCall(tool_name="search", arguments={"query": "b"}, id="c2")], meta=usage(10, 5))
     second = ChatMessage.from_assistant(tool_calls=[ToolCall(tool_name="search", arguments={"query": "c"}, id="c3")], meta=usage(20, 7))
